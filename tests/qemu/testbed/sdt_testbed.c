@@ -1,0 +1,675 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sdt_testbed - a synthetic device topology for testing libsysdev.
+ *
+ * On load this module builds every row of SPEC section 7 under /sys/devices;
+ * on unload it removes all of it again:
+ *
+ *   /devices/platform/sdt-host.0                     platform device
+ *     sdt-2                                          adapter on bus "sdt"
+ *       2-0045                                       client on bus "sdt",
+ *                                                    driver "sdt-client",
+ *                                                    id/, engine/state0/,
+ *                                                    latency tolerance
+ *         sdtled/testbed:green:power                 class "sdtled"
+ *         sdtled/testbed:red:aux                     class "sdtled"
+ *         ep_00                                      no bus, no class
+ *         sdtdisk/sdtdisk0                           class "sdtdisk"
+ *           sdtdisk0p1                               class "sdtdisk"
+ *   /devices/virtual/sdtled/sdtled-orphan            parentless class device
+ *   /devices/system/sdtsys/sdtsys0                   system bus and device
+ *   /devices/virtual/sdtvirt/sdtvirt0                virtual bus and device
+ *   /devices/sdt-toplevel                            parentless bus device
+ *   bus "sdtcoll" and class "sdtcoll"                one name, two namespaces
+ *
+ * 2-0045 also has kernel_tolerance_us (write N >= 0 to add or update a
+ * kernel-side latency tolerance request, -1 to remove it; reads the request
+ * or -1) and effective_tolerance_us (the last value the PM QoS core passed
+ * to the set_latency_tolerance callback, -1 before the first call).
+ */
+
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/fs.h>
+#include <linux/kdev_t.h>
+#include <linux/kernel.h>
+#include <linux/kobject.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/platform_device.h>
+#include <linux/pm_qos.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+
+#define SDT_ADAPTER_NR		2
+#define SDT_CLIENT_ADDR		0x45
+#define SDT_DISK_MINORS		2
+
+struct sdt_client {
+	struct device dev;
+	struct mutex lock;	/* serialises kernel_req and kernel_value */
+	struct dev_pm_qos_request kernel_req;
+	s32 kernel_value;	/* -1 while kernel_req is not active */
+	s32 effective;		/* written by the PM QoS core's callback */
+	bool dead;		/* set under lock before unregistering */
+	struct kobject *engine;
+	struct kobject *state0;
+};
+
+#define to_sdt_client(d) container_of(d, struct sdt_client, dev)
+
+static dev_t sdtdisk_devt;
+
+static struct platform_device *sdt_host;
+static struct device *sdt_adapter;
+static struct sdt_client *sdt_client;
+static struct device *sdt_led_green;
+static struct device *sdt_led_red;
+static struct device *sdt_ep;
+static struct device *sdt_disk;
+static struct device *sdt_part;
+static struct device *sdt_led_orphan;
+static struct device *sdt_sys0;
+static struct device *sdt_virt0;
+static struct device *sdt_toplevel;
+
+/* Bus "sdt": an adapter and its client, like i2c-2 and 2-0045. */
+
+static const struct device_type sdt_adapter_type = {
+	.name = "sdt_adapter",
+};
+
+static const struct device_type sdt_client_type;
+
+static int sdt_bus_match(struct device *dev, struct device_driver *drv)
+{
+	return dev->type == &sdt_client_type;
+}
+
+static struct bus_type sdt_bus_type = {
+	.name = "sdt",
+	.match = sdt_bus_match,
+};
+
+/* Other buses and classes. */
+
+static struct bus_type sdtsys_bus_type = {
+	.name = "sdtsys",
+};
+
+static struct bus_type sdtvirt_bus_type = {
+	.name = "sdtvirt",
+};
+
+static struct bus_type sdtcoll_bus_type = {
+	.name = "sdtcoll",
+};
+
+static struct class sdtled_class = {
+	.name = "sdtled",
+	.owner = THIS_MODULE,
+};
+
+static struct class sdtdisk_class = {
+	.name = "sdtdisk",
+	.owner = THIS_MODULE,
+};
+
+static struct class sdtcoll_class = {
+	.name = "sdtcoll",
+	.owner = THIS_MODULE,
+};
+
+static const struct device_type sdtdisk_disk_type = {
+	.name = "disk",
+};
+
+static const struct device_type sdtdisk_part_type = {
+	.name = "partition",
+};
+
+/* The client's attributes: id/ and the latency tolerance test hooks. */
+
+static ssize_t vendor_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "sdt\n");
+}
+static DEVICE_ATTR_RO(vendor);
+
+static ssize_t product_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "testbed\n");
+}
+static DEVICE_ATTR_RO(product);
+
+static struct attribute *sdt_client_id_attrs[] = {
+	&dev_attr_vendor.attr,
+	&dev_attr_product.attr,
+	NULL
+};
+
+static const struct attribute_group sdt_client_id_group = {
+	.name = "id",
+	.attrs = sdt_client_id_attrs,
+};
+
+static ssize_t kernel_tolerance_us_show(struct device *dev,
+					struct device_attribute *attr,
+					char *buf)
+{
+	struct sdt_client *client = to_sdt_client(dev);
+	s32 value;
+
+	mutex_lock(&client->lock);
+	value = client->kernel_value;
+	mutex_unlock(&client->lock);
+
+	return sysfs_emit(buf, "%d\n", value);
+}
+
+static ssize_t kernel_tolerance_us_store(struct device *dev,
+					 struct device_attribute *attr,
+					 const char *buf, size_t count)
+{
+	struct sdt_client *client = to_sdt_client(dev);
+	struct dev_pm_qos_request *req = &client->kernel_req;
+	s32 value;
+	int ret;
+
+	ret = kstrtos32(buf, 10, &value);
+	if (ret)
+		return ret;
+	if (value < PM_QOS_LATENCY_TOLERANCE_NO_CONSTRAINT)
+		return -EINVAL;
+
+	mutex_lock(&client->lock);
+	if (client->dead) {
+		ret = -ENODEV;
+	} else if (value == PM_QOS_LATENCY_TOLERANCE_NO_CONSTRAINT) {
+		ret = 0;
+		if (dev_pm_qos_request_active(req))
+			ret = dev_pm_qos_remove_request(req);
+	} else if (dev_pm_qos_request_active(req)) {
+		ret = dev_pm_qos_update_request(req, value);
+	} else {
+		ret = dev_pm_qos_add_request(dev, req,
+					     DEV_PM_QOS_LATENCY_TOLERANCE,
+					     value);
+	}
+	if (ret >= 0)
+		client->kernel_value = value;
+	mutex_unlock(&client->lock);
+
+	return ret < 0 ? ret : count;
+}
+static DEVICE_ATTR_RW(kernel_tolerance_us);
+
+static ssize_t effective_tolerance_us_show(struct device *dev,
+					   struct device_attribute *attr,
+					   char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(to_sdt_client(dev)->effective));
+}
+static DEVICE_ATTR_RO(effective_tolerance_us);
+
+static struct attribute *sdt_client_attrs[] = {
+	&dev_attr_kernel_tolerance_us.attr,
+	&dev_attr_effective_tolerance_us.attr,
+	NULL
+};
+
+static const struct attribute_group sdt_client_group = {
+	.attrs = sdt_client_attrs,
+};
+
+static const struct attribute_group *sdt_client_groups[] = {
+	&sdt_client_group,
+	&sdt_client_id_group,
+	NULL
+};
+
+static void sdt_client_release(struct device *dev)
+{
+	struct sdt_client *client = to_sdt_client(dev);
+
+	mutex_destroy(&client->lock);
+	kfree(client);
+}
+
+static const struct device_type sdt_client_type = {
+	.groups = sdt_client_groups,
+	.release = sdt_client_release,
+};
+
+/*
+ * Called by the PM QoS core, under its own mutex, whenever the effective
+ * latency tolerance changes: the minimum of all requests, or a negative
+ * value when there is none. Must not take client->lock (the store above
+ * holds it while calling into the PM QoS core).
+ */
+static void sdt_client_set_latency_tolerance(struct device *dev, s32 value)
+{
+	WRITE_ONCE(to_sdt_client(dev)->effective, value);
+	dev_dbg(dev, "effective latency tolerance %d\n", value);
+}
+
+/* engine/state0/: a two-level tree of bare kobjects below the client. */
+
+static ssize_t engine_mode_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "idle\n");
+}
+
+static struct kobj_attribute engine_mode_attr =
+	__ATTR(mode, 0444, engine_mode_show, NULL);
+
+static struct attribute *engine_attrs[] = {
+	&engine_mode_attr.attr,
+	NULL
+};
+
+static const struct attribute_group engine_group = {
+	.attrs = engine_attrs,
+};
+
+static ssize_t state_name_show(struct kobject *kobj,
+			       struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", kobject_name(kobj));
+}
+
+static ssize_t state_usage_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "0\n");
+}
+
+static struct kobj_attribute state_name_attr =
+	__ATTR(name, 0444, state_name_show, NULL);
+static struct kobj_attribute state_usage_attr =
+	__ATTR(usage, 0444, state_usage_show, NULL);
+
+static struct attribute *state_attrs[] = {
+	&state_name_attr.attr,
+	&state_usage_attr.attr,
+	NULL
+};
+
+static const struct attribute_group state_group = {
+	.attrs = state_attrs,
+};
+
+static void sdt_client_del_engine(struct sdt_client *client)
+{
+	if (client->state0) {
+		sysfs_remove_group(client->state0, &state_group);
+		kobject_put(client->state0);
+		client->state0 = NULL;
+	}
+	if (client->engine) {
+		sysfs_remove_group(client->engine, &engine_group);
+		kobject_put(client->engine);
+		client->engine = NULL;
+	}
+}
+
+static int sdt_client_add_engine(struct sdt_client *client)
+{
+	int ret;
+
+	client->engine = kobject_create_and_add("engine", &client->dev.kobj);
+	if (!client->engine)
+		return -ENOMEM;
+	ret = sysfs_create_group(client->engine, &engine_group);
+	if (ret)
+		goto err_put_engine;
+
+	client->state0 = kobject_create_and_add("state0", client->engine);
+	if (!client->state0) {
+		ret = -ENOMEM;
+		goto err_remove_engine_group;
+	}
+	ret = sysfs_create_group(client->state0, &state_group);
+	if (ret)
+		goto err_put_state0;
+
+	return 0;
+
+err_put_state0:
+	kobject_put(client->state0);
+	client->state0 = NULL;
+err_remove_engine_group:
+	sysfs_remove_group(client->engine, &engine_group);
+err_put_engine:
+	kobject_put(client->engine);
+	client->engine = NULL;
+	return ret;
+}
+
+/* The "sdt-client" driver: binds to clients, like a real i2c driver. */
+
+static int sdt_client_probe(struct device *dev)
+{
+	struct sdt_client *client = to_sdt_client(dev);
+	int ret;
+
+	ret = sdt_client_add_engine(client);
+	if (ret)
+		return ret;
+
+	mutex_lock(&client->lock);
+	dev->power.set_latency_tolerance = sdt_client_set_latency_tolerance;
+	mutex_unlock(&client->lock);
+
+	ret = dev_pm_qos_expose_latency_tolerance(dev);
+	if (ret)
+		goto err_clear_callback;
+
+	return 0;
+
+err_clear_callback:
+	mutex_lock(&client->lock);
+	dev->power.set_latency_tolerance = NULL;
+	mutex_unlock(&client->lock);
+	sdt_client_del_engine(client);
+	return ret;
+}
+
+static int sdt_client_remove(struct device *dev)
+{
+	struct sdt_client *client = to_sdt_client(dev);
+
+	/* Drops the user space request too. */
+	dev_pm_qos_hide_latency_tolerance(dev);
+
+	mutex_lock(&client->lock);
+	if (dev_pm_qos_request_active(&client->kernel_req))
+		dev_pm_qos_remove_request(&client->kernel_req);
+	client->kernel_value = PM_QOS_LATENCY_TOLERANCE_NO_CONSTRAINT;
+	dev->power.set_latency_tolerance = NULL;
+	mutex_unlock(&client->lock);
+
+	sdt_client_del_engine(client);
+	return 0;
+}
+
+static struct device_driver sdt_client_driver = {
+	.name = "sdt-client",
+	.bus = &sdt_bus_type,
+	.owner = THIS_MODULE,
+	.probe = sdt_client_probe,
+	.remove = sdt_client_remove,
+};
+
+/* Device creation helpers. */
+
+static void sdt_device_release(struct device *dev)
+{
+	kfree(dev);
+}
+
+/* Create a device and store it in *slot; on error *slot is left NULL. */
+static int sdt_device_add(struct device **slot, struct device *parent,
+			  struct bus_type *bus, struct class *class,
+			  const struct device_type *type, dev_t devt,
+			  const char *name)
+{
+	struct device *dev;
+	int ret;
+
+	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	if (!dev)
+		return -ENOMEM;
+
+	device_initialize(dev);
+	dev->parent = parent;
+	dev->bus = bus;
+	dev->class = class;
+	dev->type = type;
+	dev->devt = devt;
+	dev->release = sdt_device_release;
+
+	ret = dev_set_name(dev, "%s", name);
+	if (!ret)
+		ret = device_add(dev);
+	if (ret) {
+		pr_err("sdt_testbed: cannot add %s: %d\n", name, ret);
+		put_device(dev);
+		return ret;
+	}
+	*slot = dev;
+	return 0;
+}
+
+static void sdt_device_del(struct device **dev)
+{
+	if (*dev) {
+		device_unregister(*dev);
+		*dev = NULL;
+	}
+}
+
+static struct sdt_client *sdt_client_add(struct device *parent)
+{
+	struct sdt_client *client;
+	int ret;
+
+	client = kzalloc(sizeof(*client), GFP_KERNEL);
+	if (!client)
+		return ERR_PTR(-ENOMEM);
+
+	mutex_init(&client->lock);
+	client->kernel_value = PM_QOS_LATENCY_TOLERANCE_NO_CONSTRAINT;
+	client->effective = PM_QOS_LATENCY_TOLERANCE_NO_CONSTRAINT;
+
+	/* From here on the release callback frees the client. */
+	device_initialize(&client->dev);
+	client->dev.parent = parent;
+	client->dev.bus = &sdt_bus_type;
+	client->dev.type = &sdt_client_type;
+
+	ret = dev_set_name(&client->dev, "%d-%04x", SDT_ADAPTER_NR,
+			   SDT_CLIENT_ADDR);
+	if (!ret)
+		ret = device_add(&client->dev);
+	if (ret) {
+		put_device(&client->dev);
+		return ERR_PTR(ret);
+	}
+	return client;
+}
+
+static void sdt_client_del(void)
+{
+	if (!sdt_client)
+		return;
+
+	/* Unbind first, so that remove() sees a whole device. */
+	device_release_driver(&sdt_client->dev);
+
+	mutex_lock(&sdt_client->lock);
+	sdt_client->dead = true;
+	if (dev_pm_qos_request_active(&sdt_client->kernel_req))
+		dev_pm_qos_remove_request(&sdt_client->kernel_req);
+	mutex_unlock(&sdt_client->lock);
+
+	device_unregister(&sdt_client->dev);
+	sdt_client = NULL;
+}
+
+/* Remove whatever sdt_devices_add() created, children before parents. */
+static void sdt_devices_del(void)
+{
+	sdt_device_del(&sdt_toplevel);
+	sdt_device_del(&sdt_virt0);
+	sdt_device_del(&sdt_sys0);
+	sdt_device_del(&sdt_led_orphan);
+	sdt_device_del(&sdt_part);
+	sdt_device_del(&sdt_disk);
+	sdt_device_del(&sdt_ep);
+	sdt_device_del(&sdt_led_red);
+	sdt_device_del(&sdt_led_green);
+	sdt_client_del();
+	sdt_device_del(&sdt_adapter);
+	if (sdt_host) {
+		platform_device_unregister(sdt_host);
+		sdt_host = NULL;
+	}
+}
+
+static int sdt_devices_add(void)
+{
+	struct device *client_dev;
+	struct sdt_client *client;
+	int ret;
+
+	sdt_host = platform_device_register_simple("sdt-host", 0, NULL, 0);
+	if (IS_ERR(sdt_host)) {
+		ret = PTR_ERR(sdt_host);
+		sdt_host = NULL;
+		return ret;
+	}
+
+	ret = sdt_device_add(&sdt_adapter, &sdt_host->dev, &sdt_bus_type,
+			     NULL, &sdt_adapter_type, 0, "sdt-2");
+	if (ret)
+		goto err;
+
+	client = sdt_client_add(sdt_adapter);
+	if (IS_ERR(client)) {
+		ret = PTR_ERR(client);
+		goto err;
+	}
+	sdt_client = client;
+	client_dev = &client->dev;
+
+	ret = sdt_device_add(&sdt_led_green, client_dev, NULL, &sdtled_class,
+			     NULL, 0, "testbed:green:power");
+	if (ret)
+		goto err;
+	ret = sdt_device_add(&sdt_led_red, client_dev, NULL, &sdtled_class,
+			     NULL, 0, "testbed:red:aux");
+	if (ret)
+		goto err;
+	ret = sdt_device_add(&sdt_ep, client_dev, NULL, NULL, NULL, 0,
+			     "ep_00");
+	if (ret)
+		goto err;
+	ret = sdt_device_add(&sdt_disk, client_dev, NULL, &sdtdisk_class,
+			     &sdtdisk_disk_type,
+			     MKDEV(MAJOR(sdtdisk_devt), 0), "sdtdisk0");
+	if (ret)
+		goto err;
+	ret = sdt_device_add(&sdt_part, sdt_disk, NULL, &sdtdisk_class,
+			     &sdtdisk_part_type,
+			     MKDEV(MAJOR(sdtdisk_devt), 1), "sdtdisk0p1");
+	if (ret)
+		goto err;
+	ret = sdt_device_add(&sdt_led_orphan, NULL, NULL, &sdtled_class,
+			     NULL, 0, "sdtled-orphan");
+	if (ret)
+		goto err;
+	ret = sdt_device_add(&sdt_sys0, sdtsys_bus_type.dev_root,
+			     &sdtsys_bus_type, NULL, NULL, 0, "sdtsys0");
+	if (ret)
+		goto err;
+	ret = sdt_device_add(&sdt_virt0, sdtvirt_bus_type.dev_root,
+			     &sdtvirt_bus_type, NULL, NULL, 0, "sdtvirt0");
+	if (ret)
+		goto err;
+	ret = sdt_device_add(&sdt_toplevel, NULL, &sdtcoll_bus_type, NULL,
+			     NULL, 0, "sdt-toplevel");
+	if (ret)
+		goto err;
+
+	return 0;
+
+err:
+	sdt_devices_del();
+	return ret;
+}
+
+static int __init sdt_testbed_init(void)
+{
+	int ret;
+
+	ret = alloc_chrdev_region(&sdtdisk_devt, 0, SDT_DISK_MINORS, "sdtdisk");
+	if (ret)
+		return ret;
+
+	ret = bus_register(&sdt_bus_type);
+	if (ret)
+		goto err_chrdev;
+	ret = driver_register(&sdt_client_driver);
+	if (ret)
+		goto err_sdt_bus;
+	ret = class_register(&sdtled_class);
+	if (ret)
+		goto err_driver;
+	ret = class_register(&sdtdisk_class);
+	if (ret)
+		goto err_sdtled_class;
+	ret = bus_register(&sdtcoll_bus_type);
+	if (ret)
+		goto err_sdtdisk_class;
+	ret = class_register(&sdtcoll_class);
+	if (ret)
+		goto err_sdtcoll_bus;
+	ret = subsys_system_register(&sdtsys_bus_type, NULL);
+	if (ret)
+		goto err_sdtcoll_class;
+	ret = subsys_virtual_register(&sdtvirt_bus_type, NULL);
+	if (ret)
+		goto err_sdtsys_bus;
+
+	ret = sdt_devices_add();
+	if (ret)
+		goto err_sdtvirt_bus;
+
+	pr_info("sdt_testbed: loaded\n");
+	return 0;
+
+err_sdtvirt_bus:
+	bus_unregister(&sdtvirt_bus_type);
+err_sdtsys_bus:
+	bus_unregister(&sdtsys_bus_type);
+err_sdtcoll_class:
+	class_unregister(&sdtcoll_class);
+err_sdtcoll_bus:
+	bus_unregister(&sdtcoll_bus_type);
+err_sdtdisk_class:
+	class_unregister(&sdtdisk_class);
+err_sdtled_class:
+	class_unregister(&sdtled_class);
+err_driver:
+	driver_unregister(&sdt_client_driver);
+err_sdt_bus:
+	bus_unregister(&sdt_bus_type);
+err_chrdev:
+	unregister_chrdev_region(sdtdisk_devt, SDT_DISK_MINORS);
+	return ret;
+}
+
+static void __exit sdt_testbed_exit(void)
+{
+	sdt_devices_del();
+	bus_unregister(&sdtvirt_bus_type);
+	bus_unregister(&sdtsys_bus_type);
+	class_unregister(&sdtcoll_class);
+	bus_unregister(&sdtcoll_bus_type);
+	class_unregister(&sdtdisk_class);
+	class_unregister(&sdtled_class);
+	driver_unregister(&sdt_client_driver);
+	bus_unregister(&sdt_bus_type);
+	unregister_chrdev_region(sdtdisk_devt, SDT_DISK_MINORS);
+	pr_info("sdt_testbed: unloaded\n");
+}
+
+module_init(sdt_testbed_init);
+module_exit(sdt_testbed_exit);
+
+MODULE_DESCRIPTION("Synthetic device topology for testing libsysdev");
+MODULE_LICENSE("GPL");
