@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libsysdev - walk and classify a sysfs tree (/sys/devices).
+ *
+ * Every call that can fail returns a negative errno value (or NULL where it
+ * returns a pointer and says so).  The library never prints and never exits.
+ *
+ * Paths inside the tree are "devpaths": relative to the sysfs root, with a
+ * leading slash, exactly as udev's DEVPATH ("/devices/platform/serial8250").
+ */
+#ifndef LIBSYSDEV_H
+#define LIBSYSDEV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Context                                                             */
+/* ------------------------------------------------------------------ */
+
+/* An opened sysfs root: reference counted, not thread safe. */
+struct sysdev;
+
+/*
+ * Open the sysfs tree rooted at @root (NULL means "/sys").  The root must be
+ * a directory that holds a "devices" directory.  Returns 0 and a context with
+ * one reference in *@ctx, or -ENOENT / -ENOTDIR / -EACCES / -ENOMEM.
+ */
+int sysdev_new(const char *root, struct sysdev **ctx);
+struct sysdev *sysdev_ref(struct sysdev *ctx);
+/* Drops one reference; frees on the last.  Always returns NULL. */
+struct sysdev *sysdev_unref(struct sysdev *ctx);
+
+/* The root as given to sysdev_new() (without trailing slashes). */
+const char *sysdev_get_root(const struct sysdev *ctx);
+/* A directory descriptor for the root, owned by the context. */
+int sysdev_get_root_fd(const struct sysdev *ctx);
+/* Whether @name is an entry of S/class or of S/bus (read once at open). */
+bool sysdev_is_class_name(const struct sysdev *ctx, const char *name);
+bool sysdev_is_bus_name(const struct sysdev *ctx, const char *name);
+
+/* ------------------------------------------------------------------ */
+/* Kinds and enums                                                     */
+/* ------------------------------------------------------------------ */
+
+/* What a directory under S/devices is (SPEC section 2). */
+enum sysdev_kind {
+	SYSDEV_KIND_ROOT = 0,    /* S/devices itself */
+	SYSDEV_KIND_CONTAINER,   /* not below a device: devices/virtual, ... */
+	SYSDEV_KIND_DEVICE,      /* holds a regular file "uevent" */
+	SYSDEV_KIND_CLASS_DIR,   /* class grouping directory */
+	SYSDEV_KIND_ATTR_GROUP,  /* any other directory below a device */
+	_SYSDEV_KIND_MAX,
+};
+/* "root", "container", "device", "class-dir", "attr-group" */
+const char *sysdev_kind_to_string(enum sysdev_kind kind);
+
+enum sysdev_subsystem_kind {
+	SYSDEV_SUBSYSTEM_NONE = 0, /* no subsystem link, or it points elsewhere */
+	SYSDEV_SUBSYSTEM_BUS,      /* the link's target lies under S/bus */
+	SYSDEV_SUBSYSTEM_CLASS,    /* the link's target lies under S/class */
+};
+/* "bus", "class", or NULL for NONE */
+const char *sysdev_subsystem_kind_to_string(enum sysdev_subsystem_kind kind);
+
+enum sysdev_placement {
+	SYSDEV_PLACEMENT_DEVICES = 0, /* anywhere else below S/devices */
+	SYSDEV_PLACEMENT_VIRTUAL,     /* below S/devices/virtual */
+	SYSDEV_PLACEMENT_SYSTEM,      /* below S/devices/system */
+};
+/* "devices", "virtual", "system" */
+const char *sysdev_placement_to_string(enum sysdev_placement placement);
+
+/* ------------------------------------------------------------------ */
+/* Walk                                                                */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A node of the walk.  Valid only during the callback that receives it; all
+ * strings it returns die with it.  Device fields are NULL (or NONE) on nodes
+ * that are not devices.
+ */
+struct sysdev_node;
+
+const char *sysdev_node_get_devpath(const struct sysdev_node *node);
+const char *sysdev_node_get_name(const struct sysdev_node *node);
+enum sysdev_kind sysdev_node_get_kind(const struct sysdev_node *node);
+/* Depth below the start of the walk (the start is 0). */
+unsigned sysdev_node_get_depth(const struct sysdev_node *node);
+/* An open descriptor of the directory (read-only, O_DIRECTORY), or -1. */
+int sysdev_node_get_dirfd(const struct sysdev_node *node);
+/* 0, or the negative errno that kept the directory from being read. */
+int sysdev_node_get_error(const struct sysdev_node *node);
+/*
+ * With SYSDEV_WALK_SIBLINGS: false when no later sibling will be reported
+ * (for drawing trees).  Without the flag, false only for the last directory
+ * entry of the parent.
+ */
+bool sysdev_node_has_next_sibling(const struct sysdev_node *node);
+
+const char *sysdev_node_get_subsystem(const struct sysdev_node *node);
+enum sysdev_subsystem_kind sysdev_node_get_subsystem_kind(const struct sysdev_node *node);
+const char *sysdev_node_get_driver(const struct sysdev_node *node);
+/* devpath of the nearest ancestor device, NULL if none */
+const char *sysdev_node_get_parent(const struct sysdev_node *node);
+/* name of the class grouping directory the device sits in, or NULL */
+const char *sysdev_node_get_class_dir(const struct sysdev_node *node);
+enum sysdev_placement sysdev_node_get_placement(const struct sysdev_node *node);
+/*
+ * From the uevent file: "MAJOR:MINOR", DEVTYPE, DEVNAME, or NULL.  The file
+ * is read for every device with SYSDEV_WALK_UEVENT, otherwise only for
+ * devices that have a "dev" attribute (the others have no device number).
+ */
+const char *sysdev_node_get_devnum(const struct sysdev_node *node);
+const char *sysdev_node_get_devtype(const struct sysdev_node *node);
+const char *sysdev_node_get_devname(const struct sysdev_node *node);
+/* Any uevent key (only when the uevent file was read), or NULL. */
+const char *sysdev_node_get_property(const struct sysdev_node *node, const char *key);
+/* Whether the directory holds an entry of that name (from getdents). */
+bool sysdev_node_has_entry(const struct sysdev_node *node, const char *name);
+/*
+ * The directory's entries, sorted bytewise, with their d_type (DT_REG,
+ * DT_DIR, DT_LNK, ...; DT_UNKNOWN where the filesystem did not say).
+ * NULL past the end.
+ */
+const char *sysdev_node_get_entry_at(const struct sysdev_node *node, size_t i,
+				     unsigned char *d_type);
+/* Bounded read of an attribute below the node, as sysdev_device_read_attribute(). */
+ssize_t sysdev_node_read_attribute(const struct sysdev_node *node, const char *name, char *buf,
+				   size_t size);
+
+enum sysdev_walk_flags {
+	SYSDEV_WALK_ATTR_GROUPS = 1u << 0, /* report attr-group nodes too */
+	SYSDEV_WALK_UEVENT = 1u << 1,      /* read uevent of every device */
+	SYSDEV_WALK_SIBLINGS = 1u << 2,    /* exact has_next_sibling (costs a probe) */
+	SYSDEV_WALK_NO_LINKS = 1u << 3,    /* skip subsystem/driver readlink */
+};
+
+/* Returned by an enter callback: do not descend into this node. */
+#define SYSDEV_WALK_SKIP 1
+
+/*
+ * enter is called before a node's children, leave after them (either may be
+ * NULL).  A callback returns 0 to go on, SYSDEV_WALK_SKIP (enter only) to
+ * skip the node's subtree, or a negative errno to stop the walk, which then
+ * returns that value.
+ */
+typedef int (*sysdev_walk_fn)(const struct sysdev_node *node, void *userdata);
+
+struct sysdev_walk_stats {
+	unsigned long directories; /* directories read */
+	unsigned long devices;     /* device nodes found */
+	unsigned long vanished;    /* gone between listing and opening (hotplug) */
+	unsigned long unreadable;  /* could not be opened or read (error set on node) */
+	unsigned long too_deep;    /* not descended: max_depth or descriptor limit */
+	unsigned long reserved[8];
+};
+
+/*
+ * Walk the subtree at devpath @start (NULL means "/devices"), depth first,
+ * children in bytewise order of their names.  Symbolic links are never
+ * followed.  @max_depth < 0 means no limit (bounded by SYSDEV_MAX_DEPTH).
+ * Returns 0, a callback's negative value, or -ENOENT/-ENOTDIR/-EACCES/-EINVAL
+ * when the start itself is unusable.  @stats may be NULL.
+ */
+#define SYSDEV_MAX_DEPTH 8192
+int sysdev_walk(struct sysdev *ctx, const char *start, unsigned flags, int max_depth,
+		sysdev_walk_fn enter, sysdev_walk_fn leave, void *userdata,
+		struct sysdev_walk_stats *stats);
+
+/*
+ * Classify one directory (devpath under /devices) by the SPEC's rules.
+ * Returns a kind (>= 0) or a negative errno.
+ */
+int sysdev_classify(struct sysdev *ctx, const char *devpath);
+
+/*
+ * Explain the classification: writes into @buf (NUL-terminated, truncated to
+ * @size) one sentence naming the rule that decided.  Returns the kind or a
+ * negative errno.
+ */
+int sysdev_explain(struct sysdev *ctx, const char *devpath, char *buf, size_t size);
+
+/* ------------------------------------------------------------------ */
+/* Devices                                                             */
+/* ------------------------------------------------------------------ */
+
+struct sysdev_device;
+
+/*
+ * Look up a device by any form of SPEC section 6: a syspath ("/sys/devices/.."
+ * or the context's root followed by "/devices/.."), a devpath
+ * ("/devices/..."), "SUBSYSTEM:NAME", or a device node ("/dev/vda").
+ * Symbolic links inside the root are resolved ("/sys/class/net/lo" works).
+ * Returns 0, -ENOENT (nothing there), -ENODEV (exists but is not a device),
+ * -EXDEV (a path outside the root), -EINVAL (not a device spec), -ENOMEM.
+ */
+int sysdev_device_new(struct sysdev *ctx, const char *spec, struct sysdev_device **dev);
+int sysdev_device_new_from_devpath(struct sysdev *ctx, const char *devpath,
+				   struct sysdev_device **dev);
+struct sysdev_device *sysdev_device_ref(struct sysdev_device *dev);
+struct sysdev_device *sysdev_device_unref(struct sysdev_device *dev);
+
+const char *sysdev_device_get_devpath(const struct sysdev_device *dev);
+const char *sysdev_device_get_name(const struct sysdev_device *dev);
+const char *sysdev_device_get_subsystem(const struct sysdev_device *dev);
+enum sysdev_subsystem_kind sysdev_device_get_subsystem_kind(const struct sysdev_device *dev);
+const char *sysdev_device_get_driver(const struct sysdev_device *dev);
+const char *sysdev_device_get_parent_devpath(const struct sysdev_device *dev);
+const char *sysdev_device_get_class_dir(const struct sysdev_device *dev);
+enum sysdev_placement sysdev_device_get_placement(const struct sysdev_device *dev);
+const char *sysdev_device_get_devnum(const struct sysdev_device *dev);
+const char *sysdev_device_get_devtype(const struct sysdev_device *dev);
+const char *sysdev_device_get_devname(const struct sysdev_device *dev);
+/* Any key of the uevent file, or NULL. */
+const char *sysdev_device_get_property(const struct sysdev_device *dev, const char *key);
+/* Iterate uevent properties: returns false past the end. */
+bool sysdev_device_get_property_at(const struct sysdev_device *dev, size_t i, const char **key,
+				   const char **value);
+/*
+ * Target of a link of the device ("of_node", "firmware_node", "device",
+ * "subsystem", "driver"), as a devpath-like path relative to the root when it
+ * lies inside the tree, or the raw link text otherwise.  NULL if absent.
+ */
+const char *sysdev_device_get_link(const struct sysdev_device *dev, const char *name);
+
+/* The parent device: 0, or -ENOENT when the device has no parent. */
+int sysdev_device_get_parent(struct sysdev_device *dev, struct sysdev_device **parent);
+
+/*
+ * Attribute names (the regular files of the device directory, "uevent"
+ * excepted) and attribute-group names (subdirectories that are neither
+ * devices nor class grouping directories), sorted bytewise.  NULL past the
+ * end.
+ */
+const char *sysdev_device_get_attribute_at(struct sysdev_device *dev, size_t i);
+const char *sysdev_device_get_group_at(struct sysdev_device *dev, size_t i);
+
+/*
+ * Read attribute @name (may name a file in a group: "power/control") into
+ * @buf, at most @size - 1 bytes, NUL-terminated, one trailing newline
+ * removed.  Never blocks (FIFOs and other non-regular files are refused with
+ * -EINVAL), never follows a symlink.  Returns the length or a negative errno
+ * (-ENOENT absent, -EACCES unreadable, -EFBIG larger than @size - 1).
+ */
+ssize_t sysdev_device_read_attribute(struct sysdev_device *dev, const char *name, char *buf,
+				     size_t size);
+
+/* ------------------------------------------------------------------ */
+/* Power                                                               */
+/* ------------------------------------------------------------------ */
+
+enum sysdev_latency_tolerance_kind {
+	SYSDEV_LT_ABSENT = 0, /* the device has no pm_qos_latency_tolerance_us */
+	SYSDEV_LT_AUTO,       /* "auto": the hardware may choose */
+	SYSDEV_LT_ANY,        /* "any": no requirement, hardware must not choose */
+	SYSDEV_LT_VALUE,      /* a number of microseconds */
+};
+
+/* The largest value the kernel accepts (S32_MAX, also PM_QOS_LATENCY_ANY). */
+#define SYSDEV_LT_MAX_US 2147483647
+
+/*
+ * Parse a latency tolerance as the kernel reads it or accepts it: "auto",
+ * "any" or a decimal number 0..SYSDEV_LT_MAX_US; one trailing newline is
+ * allowed.  Returns the kind (AUTO/ANY/VALUE) and the microseconds in *@us
+ * (-1 for auto, SYSDEV_LT_MAX_US for any), or -EINVAL (nothing else).
+ */
+int sysdev_parse_latency_tolerance(const char *text, int32_t *us);
+
+struct sysdev_power {
+	char runtime_status[32];         /* "" when absent */
+	char control[16];                /* "auto"/"on", "" when absent */
+	char wakeup[16];                 /* "enabled"/"disabled", "" when absent */
+	int64_t resume_latency_us;       /* -1 absent, -2 "n/a" (no constraint), else us */
+	int no_power_off;                /* -1 absent, else 0/1 */
+	enum sysdev_latency_tolerance_kind lt_kind;
+	int32_t lt_us;                   /* with SYSDEV_LT_VALUE */
+	unsigned char reserved[64];
+};
+
+/* Parse the device's power/ group.  Returns 0, -ENOENT if no power/ at all. */
+int sysdev_device_get_power(struct sysdev_device *dev, struct sysdev_power *power);
+/* The same for a node of a walk (a device node). */
+int sysdev_node_get_power(const struct sysdev_node *node, struct sysdev_power *power);
+
+/*
+ * Read the latency tolerance alone: returns SYSDEV_LT_AUTO/ANY/VALUE with
+ * *@us set, or -EOPNOTSUPP when the device lacks the attribute.
+ */
+int sysdev_device_get_latency_tolerance(struct sysdev_device *dev, int32_t *us);
+
+/*
+ * Set the user latency-tolerance request: "auto", "any" or microseconds.
+ * Refuses invalid values before writing (-EINVAL).  -EOPNOTSUPP: the device
+ * has no pm_qos_latency_tolerance_us; -EACCES/-EPERM: not allowed; other
+ * negative errno values come from the kernel's write.
+ */
+int sysdev_device_set_latency_tolerance(struct sysdev_device *dev, const char *value);
+
+/* ------------------------------------------------------------------ */
+/* The article's measurements (SPEC section 4)                         */
+/* ------------------------------------------------------------------ */
+
+struct sysdev_stats;
+
+int sysdev_stats_new(struct sysdev *ctx, struct sysdev_stats **stats);
+struct sysdev_stats *sysdev_stats_free(struct sysdev_stats *stats);
+
+/* Names both in S/bus and S/class, sorted; NULL past the end. */
+const char *sysdev_stats_get_bus_class_name(const struct sysdev_stats *stats, size_t i);
+/*
+ * runtime_status counts, sorted by status: @from_class true for
+ * S/class/&lowast;/&lowast;/power/runtime_status, false for
+ * S/bus/&lowast;/devices/&lowast;/power/runtime_status.  Returns false past
+ * the end.
+ */
+bool sysdev_stats_get_runtime_status(const struct sysdev_stats *stats, bool from_class, size_t i,
+				     const char **status, unsigned long *count);
+/* Directories of each kind under S/devices. */
+unsigned long sysdev_stats_get_kind_count(const struct sysdev_stats *stats, enum sysdev_kind kind);
+/* Devices per subsystem, sorted by name; devices without a subsystem link are not listed. */
+bool sysdev_stats_get_subsystem(const struct sysdev_stats *stats, size_t i, const char **name,
+				unsigned long *count);
+/* The walk's own counters (vanished, unreadable, ...). */
+const struct sysdev_walk_stats *sysdev_stats_get_walk(const struct sysdev_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

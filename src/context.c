@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The context: an opened sysfs root and the names of its classes and buses. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libsysdev-private.h"
+
+_public_ int sysdev_new(const char *root, struct sysdev **out)
+{
+	struct sysdev *ctx;
+	struct stat st, live;
+	size_t len;
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!root)
+		root = "/sys";
+	if (!*root)
+		return -EINVAL;
+	ctx = calloc(1, sizeof(*ctx));
+	if (!ctx)
+		return -ENOMEM;
+	ctx->refcount = 1;
+	ctx->root = strdup(root);
+	if (!ctx->root) {
+		free(ctx);
+		return -ENOMEM;
+	}
+	len = strlen(ctx->root);
+	while (len > 1 && ctx->root[len - 1] == '/')
+		ctx->root[--len] = '\0';
+
+	ctx->root_fd = open(ctx->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (ctx->root_fd < 0) {
+		err = -errno;
+		goto fail;
+	}
+	/* The root must hold a real devices/ directory. */
+	if (fstatat(ctx->root_fd, "devices", &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		err = -errno;
+		goto fail;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		err = -ENOTDIR;
+		goto fail;
+	}
+	/* The running system's sysfs (device nodes in /dev then belong to it). */
+	if (fstat(ctx->root_fd, &st) == 0 && stat("/sys", &live) == 0)
+		ctx->live = st.st_dev == live.st_dev && st.st_ino == live.st_ino;
+
+	/* A root without class/ or bus/ is legal (a partial capture): empty sets. */
+	err = name_set_load(ctx->root_fd, "class", &ctx->classes);
+	if (err < 0 && err != -ENOENT && err != -ENOTDIR)
+		goto fail;
+	err = name_set_load(ctx->root_fd, "bus", &ctx->buses);
+	if (err < 0 && err != -ENOENT && err != -ENOTDIR)
+		goto fail;
+	*out = ctx;
+	return 0;
+fail:
+	if (ctx->root_fd >= 0)
+		close(ctx->root_fd);
+	name_set_free(&ctx->classes);
+	free(ctx->root);
+	free(ctx);
+	return err;
+}
+
+_public_ struct sysdev *sysdev_ref(struct sysdev *ctx)
+{
+	if (ctx)
+		ctx->refcount++;
+	return ctx;
+}
+
+_public_ struct sysdev *sysdev_unref(struct sysdev *ctx)
+{
+	if (!ctx || --ctx->refcount > 0)
+		return NULL;
+	close(ctx->root_fd);
+	name_set_free(&ctx->classes);
+	name_set_free(&ctx->buses);
+	free(ctx->root);
+	free(ctx);
+	return NULL;
+}
+
+_public_ const char *sysdev_get_root(const struct sysdev *ctx)
+{
+	return ctx ? ctx->root : NULL;
+}
+
+_public_ int sysdev_get_root_fd(const struct sysdev *ctx)
+{
+	return ctx ? ctx->root_fd : -EINVAL;
+}
+
+_public_ bool sysdev_is_class_name(const struct sysdev *ctx, const char *name)
+{
+	return ctx && name && name_set_has(&ctx->classes, name);
+}
+
+_public_ bool sysdev_is_bus_name(const struct sysdev *ctx, const char *name)
+{
+	return ctx && name && name_set_has(&ctx->buses, name);
+}
+
+_public_ const char *sysdev_kind_to_string(enum sysdev_kind kind)
+{
+	static const char *const names[] = {
+		[SYSDEV_KIND_ROOT] = "root",
+		[SYSDEV_KIND_CONTAINER] = "container",
+		[SYSDEV_KIND_DEVICE] = "device",
+		[SYSDEV_KIND_CLASS_DIR] = "class-dir",
+		[SYSDEV_KIND_ATTR_GROUP] = "attr-group",
+	};
+
+	if ((unsigned)kind >= ARRAY_SIZE(names))
+		return NULL;
+	return names[kind];
+}
+
+_public_ const char *sysdev_subsystem_kind_to_string(enum sysdev_subsystem_kind kind)
+{
+	switch (kind) {
+	case SYSDEV_SUBSYSTEM_BUS:
+		return "bus";
+	case SYSDEV_SUBSYSTEM_CLASS:
+		return "class";
+	default:
+		return NULL;
+	}
+}
+
+_public_ const char *sysdev_placement_to_string(enum sysdev_placement placement)
+{
+	switch (placement) {
+	case SYSDEV_PLACEMENT_VIRTUAL:
+		return "virtual";
+	case SYSDEV_PLACEMENT_SYSTEM:
+		return "system";
+	case SYSDEV_PLACEMENT_DEVICES:
+		return "devices";
+	}
+	return NULL;
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifndef LIBSYSDEV_PRIVATE_H
+#define LIBSYSDEV_PRIVATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "libsysdev.h"
+
+#define _public_ __attribute__((visibility("default")))
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Attributes are at most a page; uevent too.  Bound generously, never more. */
+#define SYSDEV_ATTR_MAX (64 * 1024)
+
+struct name_set {
+	char **names; /* sorted bytewise */
+	size_t n;
+};
+
+struct sysdev {
+	int refcount;
+	int root_fd;
+	char *root;          /* as given, trailing slashes removed ("/" stays "/") */
+	bool live;           /* the root is the running system's /sys */
+	struct name_set classes;
+	struct name_set buses;
+};
+
+/* util.c */
+int name_set_load(int dirfd, const char *path, struct name_set *set);
+bool name_set_has(const struct name_set *set, const char *name);
+void name_set_free(struct name_set *set);
+int cmp_strp(const void *a, const void *b);
+
+/* readlinkat into a malloc'd, NUL-terminated string; negative errno on failure. */
+int readlink_alloc(int dirfd, const char *name, char **target);
+/* last path component of a link target ("../../bus/pci/" -> "pci") */
+const char *link_basename(const char *target, size_t *len);
+/*
+ * Resolve link @target found in directory @dir_devpath lexically to a path
+ * relative to the root ("/bus/pci").  Absolute targets are accepted when they
+ * lie under @root.  Returns a malloc'd string or NULL (outside / no memory).
+ */
+char *resolve_link_target(const char *root, const char *dir_devpath, const char *target);
+/* Normalise "a/./b/../c" (leading slash kept); NULL when ".." leaves the top. */
+char *path_normalize(const char *path);
+
+/*
+ * Read a regular file @name in @dirfd into @buf (size @size), without
+ * blocking or following a final symlink; NUL-terminate.  Returns the length,
+ * -EFBIG when the file holds more than @size - 1 bytes, -EINVAL for a
+ * non-regular file (checked only when @check_regular), or a negative errno.
+ */
+ssize_t read_file_at(int dirfd, const char *name, char *buf, size_t size, bool check_regular);
+
+/* Open the directory at @devpath (relative to the root) one component at a
+ * time, never following symlinks.  Returns an fd or a negative errno. */
+int open_devpath(const struct sysdev *ctx, const char *devpath);
+
+/* uevent.c */
+struct uevent {
+	char *buf;           /* the file, with '\n' turned into '\0' */
+	size_t len;
+	size_t cap;
+	const char **keys;   /* pointers into buf */
+	const char **values;
+	size_t n, keys_cap;
+	char devnum[32];     /* "MAJOR:MINOR" or "" */
+};
+/* Parse @len bytes already in u->buf. */
+int uevent_parse(struct uevent *u, size_t len);
+int uevent_read_at(struct uevent *u, int dirfd);
+const char *uevent_get(const struct uevent *u, const char *key);
+void uevent_clear(struct uevent *u);
+void uevent_free(struct uevent *u);
+
+/* classify.c */
+struct classify_facts {
+	bool is_root;             /* S/devices itself */
+	bool has_uevent;          /* a regular file named uevent */
+	bool name_is_class;
+	bool parent_is_device;
+	bool parent_is_virtual;   /* parent is S/devices/virtual */
+	bool below_device;        /* some ancestor is a device */
+	bool empty;               /* no entries at all */
+	bool has_device_child;    /* only looked at for class-dir candidates */
+};
+bool classify_is_class_candidate(const struct classify_facts *f);
+enum sysdev_kind classify_decide(const struct classify_facts *f);
+/* Whether child directory @name of @dirfd holds a regular "uevent". */
+bool dir_child_is_device(int dirfd, const char *name);
+
+/*
+ * Facts about the ancestors of @devpath, gathered by opening each component
+ * from the root (no symlink followed).
+ */
+struct ancestry {
+	int fd;                  /* open fd of devpath itself (caller closes) */
+	bool parent_is_device;
+	bool parent_is_virtual;
+	bool below_device;
+	bool parent_is_class_dir; /* the parent directory is a class grouping dir */
+	char *parent_devpath;    /* nearest device above, or NULL */
+	char *parent_dirname;    /* name of the parent directory */
+};
+int ancestry_get(struct sysdev *ctx, const char *devpath, struct ancestry *a);
+void ancestry_free(struct ancestry *a);
+
+/* attributes.c: bounded reads below a directory fd ("power/control") */
+int attribute_dir_at(int dirfd, const char *name, const char **base);
+ssize_t attribute_read_at(int dirfd, const char *name, char *buf, size_t size);
+
+/* power.c: parse the power/ group of the device directory @dirfd */
+int power_read_at(int dirfd, struct sysdev_power *p);
+int latency_tolerance_read_at(int dirfd, int32_t *us);
+
+/* Placement of a devpath below /devices. */
+enum sysdev_placement placement_of(const char *devpath);
+bool devpath_is_valid(const char *devpath);
+
+#endif

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The article's measurements (SPEC section 4), as data. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libsysdev-private.h"
+
+struct counter {
+	char *name;
+	unsigned long n;
+};
+
+struct counts {
+	struct counter *v;
+	size_t n, cap;
+};
+
+struct sysdev_stats {
+	struct name_set bus_class;
+	struct counts status_class;
+	struct counts status_bus;
+	struct counts subsystems;
+	unsigned long kinds[_SYSDEV_KIND_MAX];
+	struct sysdev_walk_stats walk;
+};
+
+static int counts_add(struct counts *c, const char *name, size_t len)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		if (strlen(c->v[i].name) == len && memcmp(c->v[i].name, name, len) == 0) {
+			c->v[i].n++;
+			return 0;
+		}
+	}
+	if (c->n == c->cap) {
+		size_t ncap = c->cap ? c->cap * 2 : 16;
+		struct counter *v = realloc(c->v, ncap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		c->v = v;
+		c->cap = ncap;
+	}
+	c->v[c->n].name = strndup(name, len);
+	if (!c->v[c->n].name)
+		return -ENOMEM;
+	c->v[c->n].n = 1;
+	c->n++;
+	return 0;
+}
+
+static int cmp_counter(const void *a, const void *b)
+{
+	return strcmp(((const struct counter *)a)->name, ((const struct counter *)b)->name);
+}
+
+static void counts_free(struct counts *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->v[i].name);
+	free(c->v);
+}
+
+/* Count the lines of one file as `cat | sort | uniq -c` would. */
+static int count_lines(struct counts *c, int dirfd, const char *path)
+{
+	char buf[4097];
+	ssize_t len;
+	size_t start = 0;
+	int err;
+
+	/* cat follows the class/bus links; O_NONBLOCK keeps a FIFO from hanging */
+	int fd = openat(dirfd, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0)
+		return 0; /* cat would complain and go on */
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		return 0;
+	for (size_t i = 0; i <= (size_t)len; i++) {
+		if (i == (size_t)len || buf[i] == '\n') {
+			if (i > start || i < (size_t)len) {
+				err = counts_add(c, buf + start, i - start);
+				if (err < 0)
+					return err;
+			}
+			start = i + 1;
+		}
+	}
+	return 0;
+}
+
+/* @glob_dir/&ast;/@sub/&ast;/power/runtime_status, dotfiles skipped as the shell does */
+static int count_status(struct sysdev *ctx, const char *top, const char *sub, struct counts *c)
+{
+	struct name_set outer;
+	int err;
+
+	err = name_set_load(ctx->root_fd, top, &outer);
+	if (err < 0)
+		return err == -ENOENT || err == -ENOTDIR ? 0 : err;
+	for (size_t i = 0; i < outer.n && err >= 0; i++) {
+		struct name_set inner;
+		char *dir;
+
+		if (asprintf(&dir, "%s/%s%s", top, outer.names[i], sub) < 0) {
+			err = -ENOMEM;
+			break;
+		}
+		/* the glob follows a linked bus or class directory: open it that way */
+		int fd = openat(ctx->root_fd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		free(dir);
+		if (fd < 0)
+			continue;
+		if (name_set_load(fd, ".", &inner) == 0) {
+			for (size_t j = 0; j < inner.n && err >= 0; j++) {
+				char *path;
+
+				if (asprintf(&path, "%s/power/runtime_status", inner.names[j]) < 0) {
+					err = -ENOMEM;
+					break;
+				}
+				err = count_lines(c, fd, path);
+				free(path);
+			}
+			name_set_free(&inner);
+		}
+		close(fd);
+	}
+	name_set_free(&outer);
+	if (err >= 0 && c->n > 1)
+		qsort(c->v, c->n, sizeof(*c->v), cmp_counter);
+	return err < 0 ? err : 0;
+}
+
+static int on_node(const struct sysdev_node *node, void *data)
+{
+	struct sysdev_stats *s = data;
+	const char *sub;
+
+	s->kinds[sysdev_node_get_kind(node)]++;
+	sub = sysdev_node_get_subsystem(node);
+	if (sub)
+		return counts_add(&s->subsystems, sub, strlen(sub));
+	return 0;
+}
+
+_public_ int sysdev_stats_new(struct sysdev *ctx, struct sysdev_stats **out)
+{
+	struct sysdev_stats *s;
+	size_t cap = 0;
+	int err;
+
+	if (!ctx || !out)
+		return -EINVAL;
+	*out = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	for (size_t i = 0; i < ctx->buses.n; i++) {
+		if (!name_set_has(&ctx->classes, ctx->buses.names[i]))
+			continue;
+		if (s->bus_class.n == cap) {
+			size_t ncap = cap ? cap * 2 : 8;
+			char **n = realloc(s->bus_class.names, ncap * sizeof(*n));
+
+			if (!n) {
+				err = -ENOMEM;
+				goto fail;
+			}
+			s->bus_class.names = n;
+			cap = ncap;
+		}
+		s->bus_class.names[s->bus_class.n] = strdup(ctx->buses.names[i]);
+		if (!s->bus_class.names[s->bus_class.n]) {
+			err = -ENOMEM;
+			goto fail;
+		}
+		s->bus_class.n++;
+	}
+	err = count_status(ctx, "class", "", &s->status_class);
+	if (err < 0)
+		goto fail;
+	err = count_status(ctx, "bus", "/devices", &s->status_bus);
+	if (err < 0)
+		goto fail;
+	err = sysdev_walk(ctx, NULL, SYSDEV_WALK_ATTR_GROUPS, -1, on_node, NULL, s, &s->walk);
+	if (err < 0)
+		goto fail;
+	if (s->subsystems.n > 1)
+		qsort(s->subsystems.v, s->subsystems.n, sizeof(*s->subsystems.v), cmp_counter);
+	*out = s;
+	return 0;
+fail:
+	sysdev_stats_free(s);
+	return err;
+}
+
+_public_ struct sysdev_stats *sysdev_stats_free(struct sysdev_stats *s)
+{
+	if (!s)
+		return NULL;
+	name_set_free(&s->bus_class);
+	counts_free(&s->status_class);
+	counts_free(&s->status_bus);
+	counts_free(&s->subsystems);
+	free(s);
+	return NULL;
+}
+
+_public_ const char *sysdev_stats_get_bus_class_name(const struct sysdev_stats *s, size_t i)
+{
+	return s && i < s->bus_class.n ? s->bus_class.names[i] : NULL;
+}
+
+_public_ bool sysdev_stats_get_runtime_status(const struct sysdev_stats *s, bool from_class,
+					      size_t i, const char **status, unsigned long *count)
+{
+	const struct counts *c;
+
+	if (!s)
+		return false;
+	c = from_class ? &s->status_class : &s->status_bus;
+	if (i >= c->n)
+		return false;
+	if (status)
+		*status = c->v[i].name;
+	if (count)
+		*count = c->v[i].n;
+	return true;
+}
+
+_public_ unsigned long sysdev_stats_get_kind_count(const struct sysdev_stats *s,
+						   enum sysdev_kind kind)
+{
+	if (!s || (unsigned)kind >= _SYSDEV_KIND_MAX)
+		return 0;
+	return s->kinds[kind];
+}
+
+_public_ bool sysdev_stats_get_subsystem(const struct sysdev_stats *s, size_t i, const char **name,
+					 unsigned long *count)
+{
+	if (!s || i >= s->subsystems.n)
+		return false;
+	if (name)
+		*name = s->subsystems.v[i].name;
+	if (count)
+		*count = s->subsystems.v[i].n;
+	return true;
+}
+
+_public_ const struct sysdev_walk_stats *sysdev_stats_get_walk(const struct sysdev_stats *s)
+{
+	return s ? &s->walk : NULL;
+}

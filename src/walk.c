@@ -1,0 +1,774 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The walk: depth first over S/devices, one open and one getdents64 pass
+ * per directory, kinds from d_type, no stat per entry.  Per-depth state is
+ * kept in "levels" that are reused from one directory to the next, so a walk
+ * allocates in proportion to the depth, not to the size of the tree.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libsysdev-private.h"
+
+struct entry {
+	const char *name;    /* points into the level's getdents buffer */
+	unsigned char type;  /* DT_* */
+	signed char shown;   /* sibling probe cache: -1 not probed, 0 hidden, 1 shown */
+};
+
+struct sbuf {
+	char *s;
+	size_t cap;
+};
+
+struct sysdev_node {
+	struct walker *w;
+	unsigned depth;
+	int fd;
+	int error;
+	const char *name;
+	size_t path_len;      /* length of this node's devpath in w->path */
+	enum sysdev_kind kind;
+	bool is_device;
+	bool below_device;    /* an ancestor is a device */
+	bool has_next;
+	bool uevent_read;
+
+	char *dbuf;           /* getdents64 records */
+	size_t dbuf_cap;
+	struct entry *ents;   /* sorted by name */
+	size_t nents, ents_cap;
+
+	const char *parent;   /* devpath of the nearest device above */
+	const char *class_dir;
+	struct sbuf self;     /* this device's devpath, for its descendants */
+	struct sbuf subsystem;
+	struct sbuf driver;
+	bool has_subsystem, has_driver;
+	enum sysdev_subsystem_kind subsystem_kind;
+	struct uevent uevent;
+};
+
+struct walker {
+	struct sysdev *ctx;
+	unsigned flags;
+	unsigned max_depth;
+	sysdev_walk_fn enter, leave;
+	void *userdata;
+	struct sysdev_walk_stats *stats;
+	char *path;
+	size_t path_cap;
+	struct sysdev_node **levels;
+	size_t nlevels;
+	char *linkbuf;        /* readlinkat scratch */
+	/* the start's context, from its ancestors */
+	char *start_parent;
+	char *start_class_dir;
+	char *start_name;
+	bool start_below_device, start_parent_is_device, start_parent_is_virtual;
+};
+
+#define LINKBUF_SIZE 4096
+
+static int sbuf_set(struct sbuf *b, const char *s, size_t len)
+{
+	if (len + 1 > b->cap) {
+		size_t ncap = len + 1 < 64 ? 64 : len + 1;
+		char *n = realloc(b->s, ncap);
+
+		if (!n)
+			return -ENOMEM;
+		b->s = n;
+		b->cap = ncap;
+	}
+	memcpy(b->s, s, len);
+	b->s[len] = '\0';
+	return 0;
+}
+
+static struct sysdev_node *level_get(struct walker *w, unsigned depth)
+{
+	if (depth >= w->nlevels) {
+		size_t n = w->nlevels ? w->nlevels * 2 : 16;
+		struct sysdev_node **l;
+
+		while (n <= depth)
+			n *= 2;
+		l = realloc(w->levels, n * sizeof(*l));
+		if (!l)
+			return NULL;
+		memset(l + w->nlevels, 0, (n - w->nlevels) * sizeof(*l));
+		w->levels = l;
+		w->nlevels = n;
+	}
+	if (!w->levels[depth]) {
+		w->levels[depth] = calloc(1, sizeof(struct sysdev_node));
+		if (!w->levels[depth])
+			return NULL;
+		w->levels[depth]->w = w;
+		w->levels[depth]->fd = -1;
+	}
+	return w->levels[depth];
+}
+
+static void level_free(struct sysdev_node *l)
+{
+	if (!l)
+		return;
+	free(l->dbuf);
+	free(l->ents);
+	free(l->self.s);
+	free(l->subsystem.s);
+	free(l->driver.s);
+	uevent_free(&l->uevent);
+	free(l);
+}
+
+static int path_push(struct walker *w, const char *name, size_t *old_len)
+{
+	size_t cur = strlen(w->path), nlen = strlen(name);
+
+	*old_len = cur;
+	if (cur + nlen + 2 > w->path_cap) {
+		size_t ncap = (cur + nlen + 2) * 2;
+		char *p = realloc(w->path, ncap);
+
+		if (!p)
+			return -ENOMEM;
+		w->path = p;
+		w->path_cap = ncap;
+	}
+	w->path[cur] = '/';
+	memcpy(w->path + cur + 1, name, nlen + 1);
+	return 0;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	return strcmp(((const struct entry *)a)->name, ((const struct entry *)b)->name);
+}
+
+/* Read all entries of l->fd, sorted; "." and ".." dropped. */
+static int read_entries(struct sysdev_node *l)
+{
+	size_t used = 0, off;
+
+	l->nents = 0;
+	if (!l->dbuf) {
+		l->dbuf_cap = 32768;
+		l->dbuf = malloc(l->dbuf_cap);
+		if (!l->dbuf)
+			return -ENOMEM;
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (l->dbuf_cap - used < 4096) {
+			char *nb = realloc(l->dbuf, l->dbuf_cap * 2);
+
+			if (!nb)
+				return -ENOMEM;
+			l->dbuf = nb;
+			l->dbuf_cap *= 2;
+		}
+		n = getdents64(l->fd, l->dbuf + used, l->dbuf_cap - used);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		used += (size_t)n;
+	}
+	for (off = 0; off < used;) {
+		struct dirent64 *de = (struct dirent64 *)(l->dbuf + off);
+
+		off += de->d_reclen;
+		if (de->d_name[0] == '.' &&
+		    (de->d_name[1] == '\0' || (de->d_name[1] == '.' && de->d_name[2] == '\0')))
+			continue;
+		if (l->nents == l->ents_cap) {
+			size_t ncap = l->ents_cap ? l->ents_cap * 2 : 64;
+			struct entry *e = realloc(l->ents, ncap * sizeof(*e));
+
+			if (!e)
+				return -ENOMEM;
+			l->ents = e;
+			l->ents_cap = ncap;
+		}
+		l->ents[l->nents].name = de->d_name;
+		l->ents[l->nents].type = de->d_type;
+		l->ents[l->nents].shown = -1;
+		l->nents++;
+	}
+	if (l->nents > 1)
+		qsort(l->ents, l->nents, sizeof(*l->ents), cmp_entry);
+	return 0;
+}
+
+static const struct entry *find_entry(const struct sysdev_node *l, const char *name)
+{
+	struct entry key = {.name = name};
+
+	if (!l->nents)
+		return NULL;
+	return bsearch(&key, l->ents, l->nents, sizeof(*l->ents), cmp_entry);
+}
+
+/* d_type, falling back to fstatat where the filesystem does not fill it. */
+static unsigned char entry_type(int dirfd, const struct entry *e)
+{
+	struct stat st;
+
+	if (e->type != DT_UNKNOWN)
+		return e->type;
+	if (fstatat(dirfd, e->name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return DT_UNKNOWN;
+	if (S_ISDIR(st.st_mode))
+		return DT_DIR;
+	if (S_ISREG(st.st_mode))
+		return DT_REG;
+	if (S_ISLNK(st.st_mode))
+		return DT_LNK;
+	return DT_UNKNOWN;
+}
+
+static bool child_has_uevent(int dirfd, const struct entry *e)
+{
+	char path[4096];
+	size_t len = strlen(e->name);
+	struct stat st;
+
+	if (len + 8 > sizeof(path))
+		return false;
+	memcpy(path, e->name, len);
+	memcpy(path + len, "/uevent", 8);
+	return fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Read link @name of the device into @out (its last component); false if absent. */
+static int read_link_name(struct walker *w, struct sysdev_node *l, const char *name,
+			  struct sbuf *out, bool *present, enum sysdev_subsystem_kind *kind)
+{
+	const struct entry *e = find_entry(l, name);
+	char *target = w->linkbuf, *heap = NULL;
+	const char *base;
+	size_t blen;
+	ssize_t len;
+	int err;
+
+	*present = false;
+	if (kind)
+		*kind = SYSDEV_SUBSYSTEM_NONE;
+	if (!e || (e->type != DT_LNK && e->type != DT_UNKNOWN))
+		return 0;
+	len = readlinkat(l->fd, name, target, LINKBUF_SIZE);
+	if (len < 0)
+		return 0; /* not a link after all, or gone: absent */
+	if ((size_t)len >= LINKBUF_SIZE) {
+		err = readlink_alloc(l->fd, name, &heap);
+		if (err < 0)
+			return err == -ENOMEM ? err : 0;
+		target = heap;
+	} else {
+		target[len] = '\0';
+	}
+	base = link_basename(target, &blen);
+	err = sbuf_set(out, base, blen);
+	if (err < 0)
+		goto out;
+	*present = blen > 0;
+	if (kind && blen > 0) {
+		char *res = resolve_link_target(w->ctx->root, w->path, target);
+
+		if (res) {
+			if (strncmp(res, "/bus/", 5) == 0)
+				*kind = SYSDEV_SUBSYSTEM_BUS;
+			else if (strncmp(res, "/class/", 7) == 0)
+				*kind = SYSDEV_SUBSYSTEM_CLASS;
+			free(res);
+		}
+	}
+out:
+	free(heap);
+	return err;
+}
+
+static bool path_is_virtual_root(const struct walker *w, size_t len)
+{
+	return len == 16 && memcmp(w->path, "/devices/virtual", 16) == 0;
+}
+
+/*
+ * Decide the kind of the node whose entries are read.  @parent is the level
+ * above, or NULL for the start of the walk.
+ */
+static void decide_kind(struct walker *w, struct sysdev_node *l, struct sysdev_node *parent)
+{
+	struct classify_facts f = {0};
+	const struct entry *ue;
+
+	f.is_root = l->path_len == 8 && memcmp(w->path, "/devices", 8) == 0;
+	ue = l->error ? NULL : find_entry(l, "uevent");
+	if (ue)
+		f.has_uevent = entry_type(l->fd, ue) == DT_REG;
+	else if (l->error && parent)
+		f.has_uevent = child_has_uevent(parent->fd, &(struct entry){.name = l->name});
+	f.name_is_class = name_set_has(&w->ctx->classes, l->name);
+	if (parent) {
+		f.parent_is_device = parent->is_device;
+		f.parent_is_virtual = path_is_virtual_root(w, parent->path_len);
+		f.below_device = parent->is_device || parent->below_device;
+	} else {
+		f.parent_is_device = w->start_parent_is_device;
+		f.parent_is_virtual = w->start_parent_is_virtual;
+		f.below_device = w->start_below_device;
+	}
+	f.empty = l->error == 0 && l->nents == 0;
+	if (classify_is_class_candidate(&f) && !f.empty && !l->error) {
+		for (size_t i = 0; i < l->nents; i++) {
+			const struct entry *e = &l->ents[i];
+
+			if (entry_type(l->fd, e) == DT_DIR && child_has_uevent(l->fd, e)) {
+				f.has_device_child = true;
+				break;
+			}
+		}
+	}
+	l->kind = classify_decide(&f);
+	l->is_device = l->kind == SYSDEV_KIND_DEVICE;
+	l->below_device = f.below_device;
+}
+
+static bool is_shown(const struct walker *w, enum sysdev_kind kind)
+{
+	return kind != SYSDEV_KIND_ATTR_GROUP || (w->flags & SYSDEV_WALK_ATTR_GROUPS);
+}
+
+/* Whether child @e of @l will be reported, without walking it. */
+static bool probe_shown(struct walker *w, struct sysdev_node *l, struct entry *e)
+{
+	struct classify_facts f = {0};
+
+	if (e->shown >= 0)
+		return e->shown;
+	if (entry_type(l->fd, e) != DT_DIR) {
+		e->shown = 0;
+		return false;
+	}
+	f.has_uevent = child_has_uevent(l->fd, e);
+	f.name_is_class = name_set_has(&w->ctx->classes, e->name);
+	f.parent_is_device = l->is_device;
+	f.parent_is_virtual = path_is_virtual_root(w, l->path_len);
+	f.below_device = l->is_device || l->below_device;
+	if (classify_is_class_candidate(&f)) {
+		int fd = openat(l->fd, e->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+		if (fd >= 0) {
+			struct sysdev_node tmp = {.fd = fd};
+
+			if (read_entries(&tmp) == 0) {
+				f.empty = tmp.nents == 0;
+				for (size_t i = 0; i < tmp.nents && !f.has_device_child; i++)
+					if (entry_type(fd, &tmp.ents[i]) == DT_DIR &&
+					    child_has_uevent(fd, &tmp.ents[i]))
+						f.has_device_child = true;
+			}
+			free(tmp.dbuf);
+			free(tmp.ents);
+			close(fd);
+		}
+	}
+	e->shown = is_shown(w, classify_decide(&f));
+	return e->shown;
+}
+
+static int fill_device(struct walker *w, struct sysdev_node *l)
+{
+	int err;
+
+	l->has_subsystem = l->has_driver = false;
+	l->subsystem_kind = SYSDEV_SUBSYSTEM_NONE;
+	l->uevent_read = false;
+	err = sbuf_set(&l->self, w->path, l->path_len);
+	if (err < 0)
+		return err;
+	if (l->error)
+		return 0;
+	if (!(w->flags & SYSDEV_WALK_NO_LINKS)) {
+		err = read_link_name(w, l, "subsystem", &l->subsystem, &l->has_subsystem,
+				     &l->subsystem_kind);
+		if (err < 0)
+			return err;
+		err = read_link_name(w, l, "driver", &l->driver, &l->has_driver, NULL);
+		if (err < 0)
+			return err;
+	}
+	if ((w->flags & SYSDEV_WALK_UEVENT) || find_entry(l, "dev")) {
+		/* an unreadable or oversized uevent leaves the properties empty */
+		err = uevent_read_at(&l->uevent, l->fd);
+		if (err == -ENOMEM)
+			return err;
+		l->uevent_read = err == 0;
+	}
+	return 0;
+}
+
+static int visit(struct walker *w, unsigned depth, struct sysdev_node *parent);
+
+/* Walk the children of @l (its entries are read). */
+static int visit_children(struct walker *w, struct sysdev_node *l)
+{
+	size_t last_dir = 0;
+	bool any_dir = false;
+	int err = 0;
+
+	if (!(w->flags & SYSDEV_WALK_SIBLINGS) || (w->flags & SYSDEV_WALK_ATTR_GROUPS)) {
+		for (size_t i = l->nents; i-- > 0;) {
+			if (entry_type(l->fd, &l->ents[i]) == DT_DIR) {
+				last_dir = i;
+				any_dir = true;
+				break;
+			}
+		}
+		if (!any_dir)
+			return 0;
+	}
+	for (size_t i = 0; i < l->nents; i++) {
+		struct entry *e = &l->ents[i];
+		struct sysdev_node *c;
+		size_t old_len;
+		int fd;
+
+		if (entry_type(l->fd, e) != DT_DIR)
+			continue;
+		fd = openat(l->fd, e->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		c = level_get(w, l->depth + 1);
+		if (!c) {
+			if (fd >= 0)
+				close(fd);
+			return -ENOMEM;
+		}
+		c->error = 0;
+		if (fd < 0) {
+			switch (errno) {
+			case ENOENT:
+			case ENOTDIR:
+			case ELOOP:
+				/* removed or replaced since it was listed: hotplug */
+				w->stats->vanished++;
+				continue;
+			case EMFILE:
+			case ENFILE:
+				w->stats->too_deep++;
+				c->error = -errno;
+				break;
+			default:
+				w->stats->unreadable++;
+				c->error = -errno;
+				break;
+			}
+		}
+		c->fd = fd;
+		c->name = e->name;
+		/* has_next: is another reported sibling to come? */
+		if ((w->flags & SYSDEV_WALK_SIBLINGS) && !(w->flags & SYSDEV_WALK_ATTR_GROUPS)) {
+			c->has_next = false;
+			for (size_t j = i + 1; j < l->nents; j++) {
+				if (probe_shown(w, l, &l->ents[j])) {
+					c->has_next = true;
+					break;
+				}
+			}
+		} else {
+			c->has_next = i < last_dir;
+		}
+		err = path_push(w, e->name, &old_len);
+		if (err < 0) {
+			if (fd >= 0)
+				close(fd);
+			return err;
+		}
+		c->path_len = strlen(w->path);
+		err = visit(w, l->depth + 1, l);
+		w->path[old_len] = '\0';
+		if (c->fd >= 0)
+			close(c->fd);
+		c->fd = -1;
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+static int visit(struct walker *w, unsigned depth, struct sysdev_node *parent)
+{
+	struct sysdev_node *l = w->levels[depth];
+	int err, ret = 0;
+	bool shown;
+
+	l->depth = depth;
+	l->nents = 0;
+	l->uevent_read = false;
+	if (!l->error) {
+		err = read_entries(l);
+		if (err == -ENOMEM)
+			return err;
+		if (err == -ENOENT) {
+			/* removed after it was opened: hotplug */
+			w->stats->vanished++;
+			return 0;
+		}
+		if (err < 0) {
+			w->stats->unreadable++;
+			l->error = err;
+			l->nents = 0;
+		} else {
+			w->stats->directories++;
+		}
+	}
+	decide_kind(w, l, parent);
+	if (parent) {
+		l->parent = parent->is_device ? parent->self.s : parent->parent;
+		l->class_dir = parent->kind == SYSDEV_KIND_CLASS_DIR ? parent->name : NULL;
+	} else {
+		l->parent = w->start_parent;
+		l->class_dir = w->start_class_dir;
+	}
+	if (l->is_device) {
+		w->stats->devices++;
+		err = fill_device(w, l);
+		if (err < 0)
+			return err;
+	}
+	shown = is_shown(w, l->kind);
+	if (shown && w->enter) {
+		ret = w->enter(l, w->userdata);
+		if (ret < 0)
+			return ret;
+	}
+	if (!l->error && ret != SYSDEV_WALK_SKIP && depth < w->max_depth) {
+		if (depth + 1 >= SYSDEV_MAX_DEPTH) {
+			w->stats->too_deep++;
+		} else {
+			err = visit_children(w, l);
+			if (err < 0)
+				return err;
+		}
+	}
+	if (shown && w->leave) {
+		ret = w->leave(l, w->userdata);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* Where the start sits: its parent device and grouping directory. */
+static int start_context(struct walker *w, const char *start, int *fd)
+{
+	struct ancestry a;
+	int err;
+
+	err = ancestry_get(w->ctx, start, &a);
+	if (err < 0)
+		return err;
+	w->start_parent_is_device = a.parent_is_device;
+	w->start_parent_is_virtual = a.parent_is_virtual;
+	w->start_below_device = a.below_device;
+	w->start_parent = a.parent_devpath;
+	a.parent_devpath = NULL;
+	if (a.parent_is_class_dir) {
+		w->start_class_dir = a.parent_dirname;
+		a.parent_dirname = NULL;
+	}
+	*fd = a.fd;
+	a.fd = -1;
+	ancestry_free(&a);
+	return 0;
+}
+
+_public_ int sysdev_walk(struct sysdev *ctx, const char *start, unsigned flags, int max_depth,
+			 sysdev_walk_fn enter, sysdev_walk_fn leave, void *userdata,
+			 struct sysdev_walk_stats *stats)
+{
+	struct sysdev_walk_stats local;
+	struct walker w = {0};
+	struct sysdev_node *l;
+	int fd = -1, err;
+
+	if (!ctx)
+		return -EINVAL;
+	if (!start)
+		start = "/devices";
+	if (!devpath_is_valid(start))
+		return -EINVAL;
+	if (!stats)
+		stats = &local;
+	memset(stats, 0, sizeof(*stats));
+	w.ctx = ctx;
+	w.flags = flags;
+	w.max_depth = max_depth < 0 || max_depth >= SYSDEV_MAX_DEPTH ? SYSDEV_MAX_DEPTH
+								    : (unsigned)max_depth;
+	w.enter = enter;
+	w.leave = leave;
+	w.userdata = userdata;
+	w.stats = stats;
+	w.path_cap = strlen(start) + 4096;
+	w.path = malloc(w.path_cap);
+	w.linkbuf = malloc(LINKBUF_SIZE);
+	if (!w.path || !w.linkbuf) {
+		err = -ENOMEM;
+		goto out;
+	}
+	strcpy(w.path, start);
+	err = start_context(&w, start, &fd);
+	if (err < 0)
+		goto out;
+	l = level_get(&w, 0);
+	if (!l) {
+		err = -ENOMEM;
+		goto out;
+	}
+	l->fd = fd;
+	fd = -1;
+	l->error = 0;
+	l->name = strrchr(w.path, '/') + 1;
+	/* the name must outlive path edits: keep the start's own copy */
+	l->name = w.start_name = strdup(l->name);
+	if (!l->name) {
+		err = -ENOMEM;
+		goto out;
+	}
+	l->path_len = strlen(w.path);
+	l->has_next = false;
+	err = visit(&w, 0, NULL);
+out:
+	if (fd >= 0)
+		close(fd);
+	for (size_t i = 0; i < w.nlevels; i++) {
+		/* a walk stopped by a callback leaves its open levels behind */
+		if (w.levels[i] && w.levels[i]->fd >= 0)
+			close(w.levels[i]->fd);
+		level_free(w.levels[i]);
+	}
+	free(w.levels);
+	free(w.path);
+	free(w.linkbuf);
+	free(w.start_parent);
+	free(w.start_class_dir);
+	free(w.start_name);
+	return err;
+}
+
+/* ---- node accessors ---- */
+
+_public_ const char *sysdev_node_get_devpath(const struct sysdev_node *node)
+{
+	return node->w->path;
+}
+
+_public_ const char *sysdev_node_get_name(const struct sysdev_node *node)
+{
+	return node->name;
+}
+
+_public_ enum sysdev_kind sysdev_node_get_kind(const struct sysdev_node *node)
+{
+	return node->kind;
+}
+
+_public_ unsigned sysdev_node_get_depth(const struct sysdev_node *node)
+{
+	return node->depth;
+}
+
+_public_ int sysdev_node_get_dirfd(const struct sysdev_node *node)
+{
+	return node->fd;
+}
+
+_public_ int sysdev_node_get_error(const struct sysdev_node *node)
+{
+	return node->error;
+}
+
+_public_ bool sysdev_node_has_next_sibling(const struct sysdev_node *node)
+{
+	return node->has_next;
+}
+
+_public_ const char *sysdev_node_get_subsystem(const struct sysdev_node *node)
+{
+	return node->is_device && node->has_subsystem ? node->subsystem.s : NULL;
+}
+
+_public_ enum sysdev_subsystem_kind sysdev_node_get_subsystem_kind(const struct sysdev_node *node)
+{
+	return node->is_device && node->has_subsystem ? node->subsystem_kind : SYSDEV_SUBSYSTEM_NONE;
+}
+
+_public_ const char *sysdev_node_get_driver(const struct sysdev_node *node)
+{
+	return node->is_device && node->has_driver ? node->driver.s : NULL;
+}
+
+_public_ const char *sysdev_node_get_parent(const struct sysdev_node *node)
+{
+	return node->parent;
+}
+
+_public_ const char *sysdev_node_get_class_dir(const struct sysdev_node *node)
+{
+	return node->is_device ? node->class_dir : NULL;
+}
+
+_public_ enum sysdev_placement sysdev_node_get_placement(const struct sysdev_node *node)
+{
+	return placement_of(node->w->path);
+}
+
+_public_ const char *sysdev_node_get_devnum(const struct sysdev_node *node)
+{
+	if (!node->is_device || !node->uevent_read || !node->uevent.devnum[0])
+		return NULL;
+	return node->uevent.devnum;
+}
+
+_public_ const char *sysdev_node_get_property(const struct sysdev_node *node, const char *key)
+{
+	if (!node->is_device || !node->uevent_read || !key)
+		return NULL;
+	return uevent_get(&node->uevent, key);
+}
+
+_public_ const char *sysdev_node_get_devtype(const struct sysdev_node *node)
+{
+	return sysdev_node_get_property(node, "DEVTYPE");
+}
+
+_public_ const char *sysdev_node_get_devname(const struct sysdev_node *node)
+{
+	return sysdev_node_get_property(node, "DEVNAME");
+}
+
+_public_ bool sysdev_node_has_entry(const struct sysdev_node *node, const char *name)
+{
+	return name && find_entry(node, name) != NULL;
+}
+
+_public_ const char *sysdev_node_get_entry_at(const struct sysdev_node *node, size_t i,
+					      unsigned char *d_type)
+{
+	if (!node || i >= node->nents)
+		return NULL;
+	if (d_type)
+		*d_type = entry_type(node->fd, &node->ents[i]);
+	return node->ents[i].name;
+}

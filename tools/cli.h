@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifndef SYSDEV_TREE_CLI_H
+#define SYSDEV_TREE_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "libsysdev.h"
+
+#define EXIT_RUNTIME 1
+#define EXIT_USAGE 2
+
+enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
+
+struct options {
+	const char *root;
+	const char *start;        /* positional START, any DEVICE form or devpath */
+	bool json;
+	bool all;
+	bool attrs;
+	bool power;
+	int depth;                /* -1: unlimited */
+	const char *subsystem;
+	bool color;
+	bool stats;
+	bool check_udev;
+	const char *parents;
+	const char *explain;
+	const char *set_lt_value;
+	const char *lt_device;    /* --set- or --get-latency-tolerance */
+	bool get_lt;
+	const char *capture_dir;
+	const char *diff_old, *diff_new;
+};
+
+/* sysdev-tree.c */
+extern const char *program_name;
+/* One line on stderr: "sysdev-tree: WHAT: MESSAGE". */
+void warnx_(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Words for a library error about @what (a path or argument). */
+const char *error_words(int err);
+/* Resolve START (DEVICE form or a devpath/syspath of any directory) to a devpath. */
+int resolve_start(struct sysdev *ctx, const char *start, char **devpath);
+/* A syspath for messages: root + devpath. */
+const char *syspath_of(struct sysdev *ctx, const char *devpath);
+/* Open a device named on the command line, printing a clear error; NULL on failure. */
+struct sysdev_device *open_device_or_warn(struct sysdev *ctx, const char *spec);
+int check_output(void);
+
+/* escape.c: escaping for text and JSON output */
+void fput_text(FILE *f, const char *s);            /* one line stays one line */
+void fput_json_string(FILE *f, const char *s);     /* "..." or null when s is NULL */
+
+/* out-tree.c, out-json.c, cmd-*.c: each returns an exit status */
+int cmd_tree(struct sysdev *ctx, const struct options *o);
+int cmd_json(struct sysdev *ctx, const struct options *o);
+int cmd_list_subsystem(struct sysdev *ctx, const struct options *o);
+int cmd_stats(struct sysdev *ctx, const struct options *o);
+int cmd_parents(struct sysdev *ctx, const struct options *o);
+int cmd_explain(struct sysdev *ctx, const struct options *o);
+int cmd_latency_tolerance(struct sysdev *ctx, const struct options *o);
+int cmd_capture(struct sysdev *ctx, const struct options *o);
+int cmd_diff(const struct options *o);
+int cmd_check_udev(struct sysdev *ctx, const struct options *o);
+
+/* out-tree.c: warn about what a walk skipped; returns the exit status */
+int report_walk(struct sysdev *ctx, const char *start, int err,
+		const struct sysdev_walk_stats *st, unsigned long errors_reported);
+
+/* attribute and power annotations shared by the text and JSON outputs */
+void json_attributes(FILE *f, struct sysdev *ctx, const char *devpath);
+void json_power(FILE *f, struct sysdev *ctx, const char *devpath);
+
+#endif

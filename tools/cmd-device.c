@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Questions about one device: --parents, --explain, latency tolerance. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void device_line(const struct options *o, struct sysdev_device *dev, bool first)
+{
+	const char *sub = sysdev_device_get_subsystem(dev);
+	const char *drv = sysdev_device_get_driver(dev);
+	const char *devname = sysdev_device_get_devname(dev);
+
+	if (o->json) {
+		fputs(first ? "\n    {\"path\": " : ",\n    {\"path\": ", stdout);
+		fput_json_string(stdout, sysdev_device_get_devpath(dev));
+		fputs(", \"name\": ", stdout);
+		fput_json_string(stdout, sysdev_device_get_name(dev));
+		fputs(", \"subsystem\": ", stdout);
+		fput_json_string(stdout, sub);
+		fputs(", \"subsystem_kind\": ", stdout);
+		fput_json_string(stdout, sysdev_subsystem_kind_to_string(
+						 sysdev_device_get_subsystem_kind(dev)));
+		fputs(", \"driver\": ", stdout);
+		fput_json_string(stdout, drv);
+		fputs(", \"parent\": ", stdout);
+		fput_json_string(stdout, sysdev_device_get_parent_devpath(dev));
+		fputs(", \"class_dir\": ", stdout);
+		fput_json_string(stdout, sysdev_device_get_class_dir(dev));
+		fputs(", \"placement\": ", stdout);
+		fput_json_string(stdout,
+				 sysdev_placement_to_string(sysdev_device_get_placement(dev)));
+		fputs(", \"devnum\": ", stdout);
+		fput_json_string(stdout, sysdev_device_get_devnum(dev));
+		fputs(", \"devtype\": ", stdout);
+		fput_json_string(stdout, sysdev_device_get_devtype(dev));
+		fputs(", \"devname\": ", stdout);
+		fput_json_string(stdout, devname);
+		fputs("}", stdout);
+		return;
+	}
+	fputs(first ? "  device  " : "  parent  ", stdout);
+	fput_text(stdout, sysdev_device_get_devpath(dev));
+	fputc('\n', stdout);
+	fputs("          subsystem: ", stdout);
+	if (sub) {
+		fput_text(stdout, sub);
+		fprintf(stdout, " (%s)", sysdev_subsystem_kind_to_string(
+						 sysdev_device_get_subsystem_kind(dev))
+						 ?: "neither bus nor class");
+	} else {
+		fputs("none (no subsystem link)", stdout);
+	}
+	fputs("  driver: ", stdout);
+	fput_text(stdout, drv ? drv : "none");
+	if (sysdev_device_get_class_dir(dev)) {
+		fputs("  in class dir: ", stdout);
+		fput_text(stdout, sysdev_device_get_class_dir(dev));
+	}
+	if (devname) {
+		fputs("  node: /dev/", stdout);
+		fput_text(stdout, devname);
+	}
+	fputc('\n', stdout);
+}
+
+int cmd_parents(struct sysdev *ctx, const struct options *o)
+{
+	struct sysdev_device *dev = open_device_or_warn(ctx, o->parents), *parent;
+	bool first = true;
+	int err;
+
+	if (!dev)
+		return EXIT_RUNTIME;
+	if (o->json) {
+		fputs("{\n  \"sysfs\": ", stdout);
+		fput_json_string(stdout, sysdev_get_root(ctx));
+		fputs(",\n  \"chain\": [", stdout);
+	}
+	/* like `udevadm info -a`: the device, then each parent up to the top */
+	while (dev) {
+		device_line(o, dev, first);
+		first = false;
+		err = sysdev_device_get_parent(dev, &parent);
+		if (err < 0 && err != -ENOENT) {
+			warnx_(syspath_of(ctx, sysdev_device_get_parent_devpath(dev)), "%s",
+			       error_words(err));
+			sysdev_device_unref(dev);
+			return EXIT_RUNTIME;
+		}
+		sysdev_device_unref(dev);
+		dev = err < 0 ? NULL : parent;
+	}
+	if (o->json)
+		fputs("\n  ]\n}\n", stdout);
+	return 0;
+}
+
+int cmd_explain(struct sysdev *ctx, const struct options *o)
+{
+	char reason[1024];
+	char *devpath = NULL;
+	int kind;
+
+	kind = resolve_start(ctx, o->explain, &devpath);
+	if (kind < 0) {
+		warnx_(o->explain, "%s", error_words(kind));
+		return EXIT_RUNTIME;
+	}
+	kind = sysdev_explain(ctx, devpath, reason, sizeof(reason));
+	if (kind < 0) {
+		warnx_(o->explain, "%s", error_words(kind));
+		free(devpath);
+		return EXIT_RUNTIME;
+	}
+	if (o->json) {
+		fputs("{\"path\": ", stdout);
+		fput_json_string(stdout, devpath);
+		fputs(", \"kind\": ", stdout);
+		fput_json_string(stdout, sysdev_kind_to_string(kind));
+		fputs(", \"reason\": ", stdout);
+		fput_json_string(stdout, reason);
+		fputs("}\n", stdout);
+	} else {
+		fput_text(stdout, devpath);
+		fputs(": ", stdout);
+		fput_text(stdout, reason);
+		fputc('\n', stdout);
+	}
+	free(devpath);
+	return 0;
+}
+
+int cmd_latency_tolerance(struct sysdev *ctx, const struct options *o)
+{
+	struct sysdev_device *dev;
+	int32_t us;
+	int err;
+
+	/* refuse a bad value before looking anything up */
+	if (o->set_lt_value && sysdev_parse_latency_tolerance(o->set_lt_value, &us) < 0) {
+		warnx_(o->set_lt_value,
+		       "invalid latency tolerance: expected auto, any, or a number of "
+		       "microseconds from 0 to %d (EINVAL)",
+		       SYSDEV_LT_MAX_US);
+		return EXIT_RUNTIME;
+	}
+	dev = open_device_or_warn(ctx, o->lt_device);
+	if (!dev)
+		return EXIT_RUNTIME;
+	if (o->set_lt_value)
+		err = sysdev_device_set_latency_tolerance(dev, o->set_lt_value);
+	else
+		err = sysdev_device_get_latency_tolerance(dev, &us);
+	if (err == -EOPNOTSUPP) {
+		warnx_(syspath_of(ctx, sysdev_device_get_devpath(dev)),
+		       "this device has no power/pm_qos_latency_tolerance_us: its driver does not "
+		       "support latency tolerance (EOPNOTSUPP)");
+	} else if (err == -EINVAL) {
+		warnx_(syspath_of(ctx, sysdev_device_get_devpath(dev)),
+		       "the kernel refused latency tolerance '%s' (EINVAL)",
+		       o->set_lt_value ? o->set_lt_value : "");
+	} else if (err == -EACCES || err == -EPERM) {
+		warnx_(syspath_of(ctx, sysdev_device_get_devpath(dev)),
+		       "not allowed to %s power/pm_qos_latency_tolerance_us: %s",
+		       o->set_lt_value ? "write" : "read", error_words(err));
+	} else if (err == -EBADMSG) {
+		warnx_(syspath_of(ctx, sysdev_device_get_devpath(dev)),
+		       "power/pm_qos_latency_tolerance_us holds neither auto, any nor a number "
+		       "(EBADMSG)");
+	} else if (err < 0) {
+		warnx_(syspath_of(ctx, sysdev_device_get_devpath(dev)),
+		       "power/pm_qos_latency_tolerance_us: %s", error_words(err));
+	} else if (!o->set_lt_value) {
+		if (err == SYSDEV_LT_AUTO)
+			puts("auto");
+		else if (err == SYSDEV_LT_ANY)
+			puts("any");
+		else
+			printf("%d\n", us);
+	}
+	sysdev_device_unref(dev);
+	return err < 0 ? EXIT_RUNTIME : 0;
+}

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Escaping.  Sysfs names are bytes: they may hold newlines or invalid UTF-8.
+ * Text output escapes them C-style so one node stays one line; JSON output
+ * keeps valid UTF-8 as is and maps each invalid byte 0xNN to the lone
+ * surrogate \udcNN (Python's "surrogateescape"), which keeps the document
+ * valid and the name recoverable.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
+static size_t utf8_len(const unsigned char *s)
+{
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		return (s[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80)
+			return 0;
+		if (s[0] == 0xe0 && s[1] < 0xa0)
+			return 0; /* overlong */
+		if (s[0] == 0xed && s[1] >= 0xa0)
+			return 0; /* surrogate */
+		return 3;
+	}
+	if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 || (s[3] & 0xc0) != 0x80)
+			return 0;
+		if (s[0] == 0xf0 && s[1] < 0x90)
+			return 0;
+		if (s[0] == 0xf4 && s[1] >= 0x90)
+			return 0;
+		return 4;
+	}
+	return 0;
+}
+
+void fput_text(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	while (*s) {
+		const unsigned char *run = s;
+		size_t n;
+
+		/* copy plain runs in one go */
+		while (*s >= 0x20 && *s < 0x7f && *s != '\\')
+			s++;
+		if (s > run)
+			fwrite(run, 1, (size_t)(s - run), f);
+		if (!*s)
+			break;
+		if (*s == '\\') {
+			fputs("\\\\", f);
+			s++;
+		} else if (*s == '\n') {
+			fputs("\\n", f);
+			s++;
+		} else if (*s == '\t') {
+			fputs("\\t", f);
+			s++;
+		} else if (*s < 0x20 || *s == 0x7f) {
+			fprintf(f, "\\x%02x", *s);
+			s++;
+		} else if ((n = utf8_len(s)) > 1) {
+			fwrite(s, 1, n, f);
+			s += n;
+		} else {
+			fprintf(f, "\\x%02x", *s);
+			s++;
+		}
+	}
+}
+
+void fput_json_string(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	if (!str) {
+		fputs("null", f);
+		return;
+	}
+	putc('"', f);
+	while (*s) {
+		const unsigned char *run = s;
+		size_t n;
+
+		while (*s >= 0x20 && *s < 0x7f && *s != '\\' && *s != '"')
+			s++;
+		if (s > run)
+			fwrite(run, 1, (size_t)(s - run), f);
+		if (!*s)
+			break;
+		switch (*s) {
+		case '"':
+			fputs("\\\"", f);
+			s++;
+			continue;
+		case '\\':
+			fputs("\\\\", f);
+			s++;
+			continue;
+		case '\n':
+			fputs("\\n", f);
+			s++;
+			continue;
+		case '\t':
+			fputs("\\t", f);
+			s++;
+			continue;
+		case '\r':
+			fputs("\\r", f);
+			s++;
+			continue;
+		}
+		if (*s < 0x20 || *s == 0x7f) {
+			fprintf(f, "\\u%04x", *s);
+			s++;
+		} else if ((n = utf8_len(s)) > 1) {
+			fwrite(s, 1, n, f);
+			s += n;
+		} else {
+			fprintf(f, "\\udc%02x", *s);
+			s++;
+		}
+	}
+	putc('"', f);
+}

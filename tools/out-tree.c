@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The annotated tree: one line per node, drawn as it is walked (streamed,
+ * never held), like `udevadm info --tree` but with class grouping
+ * directories and containers shown as what they are.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define C_RESET "\033[0m"
+#define C_DEVICE "\033[1m"
+#define C_CLASSDIR "\033[36m"
+#define C_CONTAINER "\033[34m"
+#define C_ATTR "\033[2m"
+#define C_SUBSYS "\033[33m"
+#define C_DRIVER "\033[35m"
+#define C_NODE "\033[32m"
+#define C_ERROR "\033[31m"
+
+struct tree_state {
+	struct sysdev *ctx;
+	const struct options *o;
+	FILE *out;
+	/* per shown level: does the ancestor at that level have a later sibling? */
+	bool *more;
+	size_t more_cap;
+	unsigned level;          /* shown nesting of the current node */
+	unsigned *levels;        /* shown level of each walk depth */
+	size_t levels_cap;
+	unsigned long errors;
+};
+
+static const char *col(const struct tree_state *t, const char *c)
+{
+	return t->o->color ? c : "";
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return 0;
+	size_t ncap = *cap ? *cap : 64;
+
+	while (ncap < need)
+		ncap *= 2;
+	void *n = realloc(*p, ncap * elem);
+
+	if (!n)
+		return -ENOMEM;
+	*p = n;
+	*cap = ncap;
+	return 0;
+}
+
+static void print_prefix(struct tree_state *t, unsigned level, bool has_next)
+{
+	for (unsigned i = 1; i < level; i++)
+		fputs(t->more[i] ? "│  " : "   ", t->out);
+	if (level > 0)
+		fputs(has_next ? "├─ " : "└─ ", t->out);
+}
+
+static void print_power(struct tree_state *t, const struct sysdev_node *node)
+{
+	struct sysdev_power p;
+
+	if (sysdev_node_get_power(node, &p) < 0)
+		return;
+	if (p.runtime_status[0]) {
+		fputs("  power:", t->out);
+		fput_text(t->out, p.runtime_status);
+	}
+	if (p.control[0]) {
+		fputs(" control:", t->out);
+		fput_text(t->out, p.control);
+	}
+	switch (p.lt_kind) {
+	case SYSDEV_LT_AUTO:
+		fputs(" latency-tolerance:auto", t->out);
+		break;
+	case SYSDEV_LT_ANY:
+		fputs(" latency-tolerance:any", t->out);
+		break;
+	case SYSDEV_LT_VALUE:
+		fprintf(t->out, " latency-tolerance:%dus", p.lt_us);
+		break;
+	default:
+		break;
+	}
+}
+
+static void print_attrs(struct tree_state *t, const struct sysdev_node *node, unsigned level)
+{
+	unsigned char type;
+	const char *name;
+	char buf[4097];
+
+	for (size_t i = 0; (name = sysdev_node_get_entry_at(node, i, &type)); i++) {
+		ssize_t len;
+
+		if (type != DT_REG || strcmp(name, "uevent") == 0)
+			continue;
+		for (unsigned j = 1; j <= level; j++)
+			fputs(t->more[j] ? "│  " : "   ", t->out);
+		fputs(col(t, C_ATTR), t->out);
+		fputs("  @", t->out);
+		fput_text(t->out, name);
+		len = sysdev_node_read_attribute(node, name, buf, sizeof(buf));
+		if (len >= 0) {
+			fputs(" = ", t->out);
+			fput_text(t->out, buf);
+		} else {
+			fprintf(t->out, " (%s)", len == -EFBIG ? "larger than a page" : strerror(-len));
+		}
+		fputs(col(t, C_RESET), t->out);
+		fputc('\n', t->out);
+	}
+}
+
+static int enter(const struct sysdev_node *node, void *data)
+{
+	struct tree_state *t = data;
+	unsigned depth = sysdev_node_get_depth(node);
+	enum sysdev_kind kind = sysdev_node_get_kind(node);
+	bool has_next = sysdev_node_has_next_sibling(node);
+	int err;
+
+	if (grow((void **)&t->levels, &t->levels_cap, depth + 1, sizeof(*t->levels)) < 0 ||
+	    grow((void **)&t->more, &t->more_cap, t->level + 2, sizeof(*t->more)) < 0)
+		return -ENOMEM;
+	/* the shown level of this node: one below the nearest shown ancestor */
+	t->levels[depth] = depth == 0 ? 0 : t->level + 1;
+	if (depth == 0)
+		t->level = 0;
+	else
+		t->level = t->levels[depth];
+	t->more[t->level] = has_next;
+
+	print_prefix(t, t->level, has_next);
+	switch (kind) {
+	case SYSDEV_KIND_DEVICE: {
+		const char *sub = sysdev_node_get_subsystem(node);
+		const char *drv = sysdev_node_get_driver(node);
+		const char *devname = sysdev_node_get_devname(node);
+		const char *devnum = sysdev_node_get_devnum(node);
+
+		fputs(col(t, C_DEVICE), t->out);
+		fput_text(t->out, depth == 0 ? sysdev_node_get_devpath(node)
+					     : sysdev_node_get_name(node));
+		fputs(col(t, C_RESET), t->out);
+		if (sub) {
+			const char *sk = sysdev_subsystem_kind_to_string(
+				sysdev_node_get_subsystem_kind(node));
+
+			fprintf(t->out, "  %s%s:", col(t, C_SUBSYS), sk ? sk : "subsystem");
+			fput_text(t->out, sub);
+			fputs(col(t, C_RESET), t->out);
+		} else {
+			fputs("  (no subsystem)", t->out);
+		}
+		if (drv) {
+			fprintf(t->out, "  %sdriver:", col(t, C_DRIVER));
+			fput_text(t->out, drv);
+			fputs(col(t, C_RESET), t->out);
+		}
+		if (devname || devnum) {
+			fprintf(t->out, "  %s", col(t, C_NODE));
+			if (devname) {
+				fputs("/dev/", t->out);
+				fput_text(t->out, devname);
+			}
+			if (devnum)
+				fprintf(t->out, "%s(%s)", devname ? " " : "", devnum);
+			fputs(col(t, C_RESET), t->out);
+		}
+		if (t->o->power)
+			print_power(t, node);
+		break;
+	}
+	default:
+		fputs(col(t, kind == SYSDEV_KIND_CLASS_DIR	 ? C_CLASSDIR
+			     : kind == SYSDEV_KIND_ATTR_GROUP ? C_ATTR
+							      : C_CONTAINER),
+		      t->out);
+		fput_text(t->out, depth == 0 ? sysdev_node_get_devpath(node)
+					     : sysdev_node_get_name(node));
+		fprintf(t->out, "/  [%s]%s", sysdev_kind_to_string(kind), col(t, C_RESET));
+		break;
+	}
+	err = sysdev_node_get_error(node);
+	if (err) {
+		fprintf(t->out, "  %s(unreadable: %s)%s", col(t, C_ERROR), strerror(-err),
+			col(t, C_RESET));
+		t->errors++;
+		warnx_(syspath_of(t->ctx, sysdev_node_get_devpath(node)), "%s", strerror(-err));
+	}
+	fputc('\n', t->out);
+	if (t->o->attrs && kind == SYSDEV_KIND_DEVICE)
+		print_attrs(t, node, t->level);
+	/* stop at once when nobody reads any more (a closed pipe) */
+	return ferror(t->out) ? -EPIPE : 0;
+}
+
+static int leave(const struct sysdev_node *node, void *data)
+{
+	struct tree_state *t = data;
+	unsigned depth = sysdev_node_get_depth(node);
+
+	/* back to the shown level of the parent */
+	t->level = t->levels[depth] > 0 ? t->levels[depth] - 1 : 0;
+	return 0;
+}
+
+/* Report what the walk skipped; returns the exit status. */
+int report_walk(struct sysdev *ctx, const char *start, int err,
+		const struct sysdev_walk_stats *st, unsigned long errors_reported)
+{
+	if (err == -EPIPE)
+		return EXIT_RUNTIME;
+	if (err < 0) {
+		warnx_(syspath_of(ctx, start), "%s", error_words(err));
+		return EXIT_RUNTIME;
+	}
+	if (st->unreadable > errors_reported)
+		warnx_(syspath_of(ctx, start), "%lu directories could not be read",
+		       st->unreadable - errors_reported);
+	if (st->too_deep)
+		warnx_(syspath_of(ctx, start),
+		       "%lu directories were not entered: deeper than %d levels or out of "
+		       "file descriptors",
+		       st->too_deep, SYSDEV_MAX_DEPTH);
+	return st->unreadable || st->too_deep ? EXIT_RUNTIME : 0;
+}
+
+int cmd_tree(struct sysdev *ctx, const struct options *o)
+{
+	struct tree_state t = {.ctx = ctx, .o = o, .out = stdout};
+	struct sysdev_walk_stats st;
+	unsigned flags = SYSDEV_WALK_SIBLINGS;
+	char *start = NULL;
+	int err, ret;
+
+	if (o->start) {
+		err = resolve_start(ctx, o->start, &start);
+		if (err < 0) {
+			warnx_(o->start, "%s", error_words(err));
+			return EXIT_RUNTIME;
+		}
+	}
+	if (o->all)
+		flags |= SYSDEV_WALK_ATTR_GROUPS;
+	err = sysdev_walk(ctx, start, flags, o->depth, enter, leave, &t, &st);
+	ret = report_walk(ctx, start ? start : "/devices", err, &st, t.errors);
+	free(t.more);
+	free(t.levels);
+	free(start);
+	return ret;
+}
