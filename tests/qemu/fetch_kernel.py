@@ -109,9 +109,17 @@ def resolve_kver(flavour):
                      % (meta, deps))
 
 
+def missing_host_packages():
+    return sorted({pkg for exe, pkg in HOST_TOOLS.items()
+                   if shutil.which(exe) is None})
+
+
+def host_tools_present():
+    return not missing_host_packages()
+
+
 def ensure_host_tools():
-    missing = sorted({pkg for exe, pkg in HOST_TOOLS.items()
-                      if shutil.which(exe) is None})
+    missing = missing_host_packages()
     if not missing:
         return
     if os.geteuid() != 0:

@@ -42,6 +42,9 @@ rmmod sdt_testbed || echo "rmmod failed" >> "$OUT/loop_errors"
 	n=0
 	while [ ! -e /tmp/stop ]; do
 		insmod "$KO" || echo "insmod failed at cycle $n" >> "$OUT/loop_errors"
+		# Stay loaded 0, 20, 40 or 60 ms: some walks race with the
+		# load or unload itself, some see the whole testbed.
+		[ $((n % 4)) -eq 0 ] || usleep $((n % 4 * 20000))
 		rmmod sdt_testbed || echo "rmmod failed at cycle $n" >> "$OUT/loop_errors"
 		n=$((n + 1))
 		echo "$n" > "$OUT/cycles"

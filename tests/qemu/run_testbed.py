@@ -1,0 +1,607 @@
+#!/usr/bin/env python3
+"""The qemu suite: the testbed module and sysdev-tree in a QEMU guest.
+
+Interface
+---------
+    run_testbed.py --mode testbed|hotplug --build-dir DIR --cli SYSDEV_TREE
+                   [--cache DIR] [--timeout SEC] [--walks N] [--smp N]
+
+--mode testbed   issue 3: golden walk of SPEC section 7, whole-guest device
+                 set, --stats, the latency-tolerance sequence, rmmod.
+--mode hotplug   issue 6: WALKS (--walks, default 50) walks of the whole
+                 guest tree while the module is loaded and unloaded in a loop.
+
+Steps: fetch_kernel.fetch(DIR/cache) -> build_module.build(...,
+DIR/module) -> build_initramfs.build(..., guest/<mode>.sh, sysdev-tree and
+its shared libraries, the module, virtio_pci and virtio_blk) -> boot.boot()
+with the output disk -> the checks below, judged here on the host from
+the files the guest recorded (DIR/<mode>/out) and its console
+(DIR/<mode>/console.log).
+
+Prints one line per check, `PASS: name` or `FAIL: name: why`, then
+`N passed, N failed`; exits 1 if any failed, 77 (skipped) when the tools
+cannot be had (not root and qemu missing).
+"""
+
+import argparse
+import json
+import os
+import re
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import boot as bootmod  # noqa: E402
+import build_initramfs  # noqa: E402
+import build_module  # noqa: E402
+import fetch_kernel  # noqa: E402
+
+S32_MAX = 2147483647
+
+
+class Checks:
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+
+    def check(self, name, ok, why=""):
+        if ok:
+            self.passed += 1
+            print("PASS: " + name, flush=True)
+        else:
+            self.failed += 1
+            print("FAIL: %s: %s" % (name, why), flush=True)
+        return ok
+
+    def info(self, msg):
+        print("INFO: " + msg, flush=True)
+
+    def summary(self):
+        print("%d passed, %d failed" % (self.passed, self.failed), flush=True)
+        return 1 if self.failed else 0
+
+
+class Out:
+    """The files the guest recorded."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def text(self, name, default=None):
+        p = os.path.join(self.path, name)
+        if not os.path.exists(p):
+            return default
+        with open(p, "rb") as f:
+            return f.read().decode("utf-8", errors="replace")
+
+    def lines(self, name):
+        t = self.text(name)
+        return [] if t is None else [x for x in t.splitlines() if x]
+
+    def rc(self, step):
+        t = self.text(step + ".rc")
+        try:
+            return int(t)
+        except (TypeError, ValueError):
+            return None
+
+    def state(self, step):
+        st = {}
+        for line in self.lines(step + ".state"):
+            k, _, v = line.partition("=")
+            st[k] = v
+        return st
+
+    def json(self, step):
+        """(doc, None) or (None, reason)."""
+        rc = self.rc(step)
+        t = self.text(step + ".out")
+        if t is None:
+            return None, "no output recorded"
+        if rc != 0:
+            return None, "exit %s, stderr: %s" % (
+                rc, (self.text(step + ".err") or "").strip()[:300])
+        try:
+            doc = json.loads(t)
+        except ValueError as e:
+            return None, "invalid JSON: %s" % e
+        if not isinstance(doc, dict) or not isinstance(doc.get("nodes"), list) \
+                or len(doc["nodes"]) != 1:
+            return None, "no single-element 'nodes' array"
+        return doc, None
+
+
+def nodes(node):
+    yield node
+    for c in node.get("children") or []:
+        yield from nodes(c)
+
+
+def sys_to_devpath(lines):
+    return {x[len("/sys"):] for x in lines if x.startswith("/sys/")}
+
+
+def find_node(root, path):
+    for n in nodes(root):
+        if n.get("path") == path:
+            return n
+    return None
+
+
+DEVICE_FIELDS = ("subsystem", "subsystem_kind", "driver", "parent", "class_dir",
+                 "placement", "devnum", "devtype", "devname")
+
+
+def compare_node(exp, act, errors, deep):
+    """Compare exp (golden) with act; with deep, attr-group children too."""
+    where = exp["path"]
+    if act is None:
+        errors.append("%s: missing" % where)
+        return
+    for key in ("path", "name", "kind") + (
+            DEVICE_FIELDS if exp["kind"] == "device" else ()):
+        if key not in exp:
+            continue
+        if key not in act:
+            errors.append("%s: no member %r" % (where, key))
+        elif act[key] != exp[key]:
+            errors.append("%s: %s is %r, want %r" % (where, key, act[key],
+                                                      exp[key]))
+    ec = [c["name"] for c in exp.get("children", [])]
+    ac = [c.get("name") for c in act.get("children") or []]
+    if ec != ac:
+        errors.append("%s: children %r, want %r" % (where, ac, ec))
+        return
+    if deep:
+        for e, a in zip(exp["children"], act["children"]):
+            if e["kind"] == "attr-group":
+                compare_node(e, a, errors, True)
+
+
+def substitute(obj, subs):
+    if isinstance(obj, dict):
+        return {k: substitute(v, subs) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [substitute(v, subs) for v in obj]
+    if isinstance(obj, str):
+        for k, v in subs.items():
+            obj = obj.replace(k, v)
+    return obj
+
+
+def expected_kinds(all_dirs, uevent_dirs, classes):
+    """SPEC section 2, computed from find(1)'s view of the guest tree."""
+    children = {}
+    for d in all_dirs:
+        children.setdefault(os.path.dirname(d), []).append(d)
+    kinds = {}
+    for d in sorted(all_dirs, key=lambda p: p.count("/")):
+        parent = os.path.dirname(d)
+        if d == "/devices":
+            kinds[d] = "root"
+        elif d in uevent_dirs:
+            kinds[d] = "device"
+        elif (os.path.basename(d) in classes
+              and (kinds.get(parent) == "device" or parent == "/devices/virtual")
+              and (not children.get(d)
+                   or any(c in uevent_dirs for c in children[d]))):
+            kinds[d] = "class-dir"
+        else:
+            below_device = False
+            p = parent
+            while p.startswith("/devices/"):
+                if p in uevent_dirs:
+                    below_device = True
+                    break
+                p = os.path.dirname(p)
+            kinds[d] = "attr-group" if below_device else "container"
+    return kinds
+
+
+def check_walk_vs_find(c, label, root, uevent_dirs, all_dirs, classes):
+    paths = [n.get("path") for n in nodes(root)]
+    devs = {n.get("path") for n in nodes(root) if n.get("kind") == "device"}
+    c.check("%s: device set == directories with a regular uevent file (%d)"
+            % (label, len(uevent_dirs)),
+            devs == uevent_dirs,
+            "only in walk: %s; only with uevent: %s"
+            % (sorted(devs - uevent_dirs)[:5], sorted(uevent_dirs - devs)[:5]))
+    dup = sorted({p for p in paths if paths.count(p) > 1})
+    c.check("%s: every directory under /sys/devices appears exactly once (%d)"
+            % (label, len(all_dirs)),
+            set(paths) == all_dirs and not dup,
+            "duplicates %s; only in walk %s; missing %s"
+            % (dup[:5], sorted(set(paths) - all_dirs)[:5],
+               sorted(all_dirs - set(paths))[:5]))
+    want = expected_kinds(all_dirs, uevent_dirs, classes)
+    bad = ["%s is %s, want %s" % (n.get("path"), n.get("kind"),
+                                  want.get(n.get("path")))
+           for n in nodes(root) if want.get(n.get("path")) != n.get("kind")]
+    c.check("%s: the kind of every directory follows SPEC section 2" % label,
+            not bad, "; ".join(bad[:5]))
+
+
+def dmesg_check(c, out):
+    dmesg = out.text("dmesg", "")
+    bad = [line for line in dmesg.splitlines()
+           if re.search(r"WARNING:|BUG:|Oops|general protection|refcount_t|"
+                        r"kobject.*(not|already)|sysfs: cannot create", line)]
+    c.check("kernel log has no WARNING, BUG, Oops or sysfs/kobject complaint",
+            dmesg != "" and not bad, "; ".join(bad[:3]) or "no dmesg recorded")
+
+
+def check_testbed(c, out):
+    c.check("insmod sdt_testbed", out.rc("insmod") == 0,
+            (out.text("insmod.err") or "").strip())
+
+    # The golden walk.
+    with open(os.path.join(HERE, "testbed.golden.json")) as f:
+        golden = json.load(f)
+    major = None
+    section = None
+    for line in out.lines("proc_devices"):
+        if line.endswith(":"):
+            section = line
+        m = re.match(r"\s*(\d+) sdtdisk$", line)
+        if m and section == "Character devices:":
+            major = m.group(1)
+    c.check("sdtdisk major found in /proc/devices", major is not None,
+            "no 'sdtdisk' character device")
+    golden = substitute(golden, {"@SDTDISK_MAJOR@": major or "?"})
+
+    full, why = out.json("walk_all")
+    c.check("sysdev-tree --json --all (whole guest) exits 0 with valid JSON",
+            full is not None, why)
+    root = full["nodes"][0] if full else {"path": None, "children": []}
+    if full:
+        c.check("walk starts at /devices, kind root",
+                root.get("path") == "/devices" and root.get("kind") == "root",
+                "start node %r kind %r" % (root.get("path"), root.get("kind")))
+
+    for tree in golden["trees"]:
+        for exp in nodes(tree):
+            if exp["kind"] == "attr-group":
+                continue
+            errors = []
+            compare_node(exp, find_node(root, exp["path"]), errors, True)
+            desc = exp["kind"]
+            if exp["kind"] == "device":
+                desc += ", subsystem %s, driver %s, parent %s" % tuple(
+                    json.dumps(v) for v in (
+                        exp["subsystem"] and "%s (%s)" % (
+                            exp["subsystem"], exp["subsystem_kind"]),
+                        exp["driver"], exp["parent"]))
+            c.check("golden %s [%s]: %s" % (exp["name"], exp["path"], desc),
+                    not errors, "; ".join(errors[:4]))
+
+    for tree in golden["trees"]:
+        step = "start" + re.sub(r"[^A-Za-z0-9\n]", "_", tree["path"])
+        doc, why = out.json(step)
+        errors = []
+        if doc:
+            for exp in nodes(tree):
+                if exp["kind"] != "attr-group":
+                    compare_node(exp, find_node(doc["nodes"][0], exp["path"]),
+                                 errors, True)
+            if doc["nodes"][0].get("path") != tree["path"]:
+                errors.insert(0, "start node is %r" % doc["nodes"][0].get("path"))
+        else:
+            errors.append(why)
+        c.check("sysdev-tree --json --all /sys%s equals the golden subtree"
+                % tree["path"], not errors, "; ".join(errors[:4]))
+
+    classes = set(out.lines("ls_class"))
+    buses = set(out.lines("ls_bus"))
+    uevent = sys_to_devpath(out.lines("uevent_dirs"))
+    alld = sys_to_devpath(out.lines("all_dirs")) | {"/devices"}
+    if full:
+        check_walk_vs_find(c, "whole guest, module loaded", root, uevent,
+                           alld, classes)
+
+    noall, why = out.json("walk_noall")
+    if c.check("sysdev-tree --json (no --all) exits 0 with valid JSON",
+               noall is not None, why):
+        kinds = {n.get("kind") for n in nodes(noall["nodes"][0])}
+        devs = {n.get("path") for n in nodes(noall["nodes"][0])
+                if n.get("kind") == "device"}
+        c.check("without --all: no attr-group node, the same device set",
+                "attr-group" not in kinds and devs == uevent,
+                "kinds %s; device set differs by %d"
+                % (sorted(kinds), len(devs ^ uevent)))
+
+    # --stats.
+    both = sorted(buses & classes)
+    c.check("reference: sdtcoll is both in /sys/bus and /sys/class",
+            "sdtcoll" in both, "comm gives %s" % both)
+    c.check("sysdev-tree --stats exits 0 and names sdtcoll",
+            out.rc("stats") == 0 and "sdtcoll" in (out.text("stats.out") or ""),
+            "exit %s, stderr %s" % (out.rc("stats"),
+                                    (out.text("stats.err") or "").strip()[:200]))
+    stats = None
+    try:
+        if out.rc("stats_json") == 0:
+            stats = json.loads(out.text("stats_json.out"))
+    except ValueError:
+        pass
+    names = stats.get("bus_class_names") if isinstance(stats, dict) else None
+    c.check("sysdev-tree --stats --json: bus_class_names has sdtcoll and equals "
+            "comm -12 <(ls /sys/bus) <(ls /sys/class)",
+            names is not None and "sdtcoll" in names and sorted(names) == both,
+            "got %r, want %r (exit %s)" % (names, both, out.rc("stats_json")))
+    for which in ("class", "bus"):
+        ref = {}
+        for line in out.lines("ref_rs_" + which):
+            n, _, status = line.strip().partition(" ")
+            ref[status.strip()] = int(n)
+        got = None
+        if isinstance(stats, dict):
+            got = (stats.get("runtime_status") or {}).get(which)
+        c.check("sysdev-tree --stats --json: runtime_status.%s equals "
+                "cat /sys/%s/*/%s/power/runtime_status | sort | uniq -c"
+                % (which, which, "*" if which == "class" else "devices/*"),
+                got == ref, "got %r, want %r" % (got, ref))
+
+    if isinstance(stats, dict) and full:
+        want = {}
+        for kind in expected_kinds(alld, uevent, classes).values():
+            want[kind] = want.get(kind, 0) + 1
+        got = stats.get("kinds")
+        c.check("sysdev-tree --stats --json: kinds counts follow SPEC section 2",
+                got == want, "got %r, want %r" % (got, want))
+
+    check_latency(c, out)
+
+    # rmmod.
+    c.check("rmmod sdt_testbed", out.rc("rmmod") == 0,
+            (out.text("rmmod.err") or "").strip())
+    left = out.lines("left_after_rmmod") + out.lines("find_after_rmmod")
+    c.check("after rmmod every testbed path is gone (sdt-host.0, sdt-2, "
+            "2-0045, sdtled-orphan, sdtsys, sdtvirt, sdt-toplevel, buses, "
+            "classes)", not left, "still there: %s" % left[:5])
+    post, why = out.json("post_walk")
+    c.check("after rmmod a new walk exits 0 with valid JSON", post is not None,
+            why)
+    if post:
+        proot = post["nodes"][0]
+        sdt = [n.get("path") for n in nodes(proot)
+               if re.search(r"/(sdt|2-0045|testbed:|ep_00)", n.get("path", ""))]
+        c.check("after rmmod the walk reports no testbed node", not sdt,
+                "%s" % sdt[:5])
+        check_walk_vs_find(c, "whole guest, module unloaded", proot,
+                           sys_to_devpath(out.lines("uevent_dirs_post")),
+                           sys_to_devpath(out.lines("all_dirs_post"))
+                           | {"/devices"},
+                           classes - {"sdtled", "sdtdisk", "sdtcoll"})
+        pre, _ = out.json("pre_walk")
+        if pre:
+            a = {n.get("path") for n in nodes(pre["nodes"][0])}
+            b = {n.get("path") for n in nodes(proot)}
+            c.check("after rmmod the tree is the one before insmod",
+                    a == b, "differs: %s" % sorted(a ^ b)[:5])
+    dmesg_check(c, out)
+
+
+def check_latency(c, out):
+    def res(step):
+        return (out.rc(step), (out.text(step + ".out") or "").strip(),
+                (out.text(step + ".err") or "").strip(), out.state(step))
+
+    def eff(st):
+        try:
+            return int(st.get("effective"))
+        except (TypeError, ValueError):
+            return None
+
+    c.check("pm_qos_latency_tolerance_us exists on 2-0045",
+            out.text("lt_exists_client", "").strip() == "yes",
+            "not there: set_latency_tolerance not exposed")
+    c.check("pm_qos_latency_tolerance_us absent on sdt-2 (no callback)",
+            out.text("lt_exists_adapter", "").strip() == "no",
+            "the adapter has the file")
+    for step, what in (("lt01_get_adapter", "--get-latency-tolerance"),
+                       ("lt02_set_adapter", "--set-latency-tolerance 100")):
+        rc, so, se, _ = res(step)
+        c.check("%s on sdt-2: exit 1, message says it has no "
+                "pm_qos_latency_tolerance_us" % what,
+                rc == 1 and "pm_qos_latency_tolerance_us" in se
+                and len(se.splitlines()) == 1,
+                "exit %s, stderr %r" % (rc, se))
+
+    def get_step(step, want_out, want_raw, want_eff, label):
+        rc, so, se, st = res(step)
+        e = eff(st)
+        ok_eff = (e is not None and e < 0) if want_eff == "negative" \
+            else e == want_eff
+        c.check(label, rc == 0 and so == want_out and st.get("raw") == want_raw
+                and ok_eff,
+                "exit %s, printed %r (want %r), file %r (want %r), "
+                "effective %r (want %s), stderr %r"
+                % (rc, so, want_out, st.get("raw"), want_raw, st.get("effective"),
+                   want_eff, se))
+
+    def set_step(step, label):
+        rc, so, se, _ = res(step)
+        c.check(label, rc == 0, "exit %s, stderr %r" % (rc, se))
+
+    get_step("lt03_get_initial", "auto", "auto", "negative",
+             "latency 2-0045: reads auto at first, effective negative "
+             "(no request at all)")
+    set_step("lt04_set_100", "latency: --set-latency-tolerance 100 exits 0")
+    get_step("lt05_get_100", "100", "100", 100,
+             "latency: 100 round-trips (get 100, file 100, effective 100)")
+    set_step("lt06_set_any", "latency: --set-latency-tolerance any exits 0")
+    get_step("lt07_get_any", "any", "any", S32_MAX,
+             "latency: any round-trips (get any, effective 2147483647 = S32_MAX)")
+    set_step("lt08_set_auto", "latency: --set-latency-tolerance auto exits 0")
+    get_step("lt09_get_auto", "auto", "auto", "negative",
+             "latency: auto round-trips (get auto, effective negative: "
+             "no request at all)")
+
+    rc, _, se, st = res("lt10_kernel_50")
+    c.check("latency: kernel_tolerance_us 50 (kernel request) gives effective 50",
+            rc == 0 and eff(st) == 50 and st.get("kernel") == "50"
+            and st.get("raw") == "auto",
+            "exit %s %r, state %r" % (rc, se, st))
+    set_step("lt11_set_100", "latency: user 100 with kernel 50 accepted")
+    get_step("lt12_get_100", "100", "100", 50,
+             "latency: kernel 50 + user 100 -> effective 50 (minimum); "
+             "get via sdt:2-0045 gives 100")
+    set_step("lt13_set_20", "latency: user 20 with kernel 50 accepted")
+    get_step("lt14_get_20", "20", "20", 20,
+             "latency: kernel 50 + user 20 -> effective 20")
+    set_step("lt15_set_auto", "latency: user auto with kernel 50 accepted")
+    get_step("lt16_get_auto", "auto", "auto", 50,
+             "latency: kernel 50 + user auto -> effective 50 (auto leaves the "
+             "kernel request)")
+    rc, _, se, st = res("lt17_kernel_remove")
+    c.check("latency: kernel_tolerance_us -1 removes the kernel request -> "
+            "no request at all, effective negative",
+            rc == 0 and eff(st) is not None and eff(st) < 0
+            and st.get("kernel") == "-1",
+            "exit %s %r, state %r" % (rc, se, st))
+    rc, _, se, st = res("lt18_set_any")
+    c.check("latency: user any alone -> effective 2147483647 (S32_MAX)",
+            rc == 0 and eff(st) == S32_MAX and st.get("raw") == "any",
+            "exit %s %r, state %r" % (rc, se, st))
+    rc, _, se, st = res("lt19_set_100")
+    c.check("latency: user 100 set before the invalid values",
+            rc == 0 and eff(st) == 100 and st.get("raw") == "100",
+            "exit %s %r, state %r" % (rc, se, st))
+    before = st
+    for step, value in (("lt20_bad_neg5", "-5"), ("lt21_bad_garbage", "garbage"),
+                        ("lt22_bad_empty", ""),
+                        ("lt23_bad_huge", "99999999999")):
+        rc, so, se, st = res(step)
+        c.check("latency: --set-latency-tolerance %r refused: exit 1, one-line "
+                "message with EINVAL, nothing changed" % value,
+                rc == 1 and "EINVAL" in se and len(se.splitlines()) == 1
+                and st == before,
+                "exit %s, stderr %r, state %r (before %r)"
+                % (rc, se, st, before))
+    get_step("lt24_get_after_bad", "100", "100", 100,
+             "latency: still 100 after the refused values (get, file, effective)")
+    rc, _, se, st = res("lt25_set_auto")
+    c.check("latency: back to auto at the end, effective negative",
+            rc == 0 and st.get("raw") == "auto" and eff(st) is not None
+            and eff(st) < 0,
+            "exit %s %r, state %r" % (rc, se, st))
+
+
+def check_hotplug(c, out):
+    walks = int(out.text("walks", "0").strip() or 0)
+    loaded_u = sys_to_devpath(out.lines("loaded_uevent"))
+    unloaded_u = sys_to_devpath(out.lines("unloaded_uevent"))
+    loaded_d = sys_to_devpath(out.lines("loaded_dirs"))
+    unloaded_d = sys_to_devpath(out.lines("unloaded_dirs"))
+    c.check("hotplug: references recorded (testbed devices appear when "
+            "loaded, vanish when unloaded)",
+            "/devices/platform/sdt-host.0/sdt-2/2-0045" in loaded_u
+            and not any("sdt" in p for p in unloaded_u),
+            "loaded %d, unloaded %d devices" % (len(loaded_u), len(unloaded_u)))
+    cycles = int((out.text("cycles") or "0").strip() or 0)
+    errors = out.lines("loop_errors")
+    c.check("hotplug: insmod/rmmod loop ran (%d cycles) without a failure"
+            % cycles, cycles > 0 and not errors, "; ".join(errors[:3]))
+    known_u = loaded_u | unloaded_u
+    known_d = loaded_d | unloaded_d | {"/devices"}
+    seen_full = seen_none = seen_partial = 0
+    testbed_devs = loaded_u - unloaded_u
+    for i in range(1, walks + 1):
+        doc, why = out.json("walk_%d" % i)
+        if doc is None:
+            c.check("hotplug walk %d: exit 0 with valid JSON" % i, False, why)
+            continue
+        all_nodes = list(nodes(doc["nodes"][0]))
+        devs = {n.get("path") for n in all_nodes if n.get("kind") == "device"}
+        paths = {n.get("path") for n in all_nodes}
+        bad_d = sorted(devs - known_u)
+        bad_p = sorted(paths - known_d)
+        got = len(devs & testbed_devs)
+        if got == len(testbed_devs):
+            seen_full += 1
+        elif got == 0:
+            seen_none += 1
+        else:
+            seen_partial += 1
+        c.check("hotplug walk %d: exit 0, valid JSON, all %d devices existed "
+                "(%d testbed devices seen)" % (i, len(devs), got),
+                not bad_d and not bad_p,
+                "never existed: devices %s, directories %s"
+                % (bad_d[:5], bad_p[:5]))
+    c.check("hotplug: %d walks ran" % walks, walks > 0, "no walk ran")
+    c.info("hotplug: walks saw the testbed whole %d, partly %d, not at all %d"
+           % (seen_full, seen_partial, seen_none))
+    c.check("hotplug: module unloaded at the end",
+            not out.lines("final_loaded"), out.text("final_loaded"))
+    dmesg_check(c, out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--mode", choices=("testbed", "hotplug"), required=True)
+    ap.add_argument("--build-dir", required=True)
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--cache")
+    ap.add_argument("--timeout", type=int, default=900)
+    ap.add_argument("--walks", type=int, default=50)
+    ap.add_argument("--smp", type=int)
+    args = ap.parse_args()
+
+    build_dir = os.path.abspath(args.build_dir)
+    cache = args.cache or os.path.join(build_dir, "cache")
+    work = os.path.join(build_dir, args.mode)
+    os.makedirs(work, exist_ok=True)
+    t0 = time.monotonic()
+
+    if os.geteuid() != 0 and not fetch_kernel.host_tools_present():
+        print("SKIP: qemu-system-x86_64, gcc-12 or make missing and not root")
+        return 77
+    if not os.access(args.cli, os.X_OK):
+        print("FAIL: sysdev-tree not found at %s" % args.cli)
+        print("0 passed, 1 failed")
+        return 1
+
+    info = fetch_kernel.fetch(cache)
+    kos = build_module.build(info["kdir"], os.path.join(HERE, "testbed"),
+                             os.path.join(build_dir, "module"))
+    initrd = os.path.join(work, "initrd.cpio.gz")
+    build_initramfs.build(info, initrd,
+                          os.path.join(HERE, "guest", args.mode + ".sh"),
+                          modules=["virtio_pci", "virtio_blk"], kos=kos,
+                          binaries=[args.cli + ":/usr/bin/sysdev-tree"])
+    t_prep = time.monotonic() - t0
+    smp = args.smp or (2 if args.mode == "hotplug" else 1)
+    append = "sdt.walks=%d" % args.walks if args.mode == "hotplug" else ""
+    res = bootmod.boot(info["vmlinuz"], initrd, timeout=args.timeout,
+                       out_dir=work, smp=smp, append=append)
+
+    with open(res["log"], "rb") as f:
+        console = f.read().decode("utf-8", errors="replace")
+    print("----- guest console (%s) -----" % res["log"])
+    print("\n".join(line for line in console.replace("\r", "").splitlines()
+                    if not line.startswith("\x1b")))
+    print("----- end of console -----")
+    print("kernel %s, preparation %.1f s, boot+guest %.1f s"
+          % (info["kver"], t_prep, res["seconds"]), flush=True)
+
+    c = Checks()
+    c.check("guest ran to the end within %d s (@@SDT-DONE, no timeout)"
+            % args.timeout, res["done"] and not res["timed_out"],
+            "qemu exit %s, timed out %s" % (res["rc"], res["timed_out"]))
+    if res["out"] is None:
+        c.check("guest output shipped to the host", False, "nothing unpacked")
+        return c.summary()
+    out = Out(res["out"])
+    c.check("guest script exit status 0", res["guest_rc"] == 0,
+            "rc %s" % res["guest_rc"])
+    if args.mode == "testbed":
+        check_testbed(c, out)
+    else:
+        check_hotplug(c, out)
+    return c.summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
