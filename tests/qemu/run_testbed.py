@@ -380,7 +380,29 @@ def check_testbed(c, out):
             b = {n.get("path") for n in nodes(proot)}
             c.check("after rmmod the tree is the one before insmod",
                     a == b, "differs: %s" % sorted(a ^ b)[:5])
+    check_faults(c, out)
     dmesg_check(c, out)
+
+
+def check_faults(c, out):
+    steps = int((out.text("fault_steps") or "0").strip() or 0)
+    # 9 registrations in init and 12 creations in sdt_devices_add().
+    c.check("fault injection: insmod succeeds only once fail_at is past the "
+            "21 creation steps", steps == 22 and out.rc("fault_%d" % steps) == 0,
+            "insmod succeeded at fail_at=%d (rc %s)"
+            % (steps, out.rc("fault_%d" % steps)))
+    for n in range(1, steps):
+        left = out.lines("fault_%d.left" % n)
+        c.check("fault injection at step %d: insmod fails with ENOMEM and "
+                "leaves no sdt path behind" % n,
+                out.rc("fault_%d" % n) not in (0, None) and not left
+                and "Cannot allocate memory" in (out.text("fault_%d.err" % n) or ""),
+                "rc %s, stderr %r, left %s"
+                % (out.rc("fault_%d" % n),
+                   (out.text("fault_%d.err" % n) or "").strip(), left[:3]))
+    c.check("fault injection: afterwards /sys/devices is as before insmod",
+            out.lines("all_dirs_fault") == out.lines("all_dirs_post"),
+            "directories differ")
 
 
 def check_latency(c, out):

@@ -138,5 +138,20 @@ run post_walk $CLI --json --all
 uevent_dirs "$OUT/uevent_dirs_post"
 all_dirs "$OUT/all_dirs_post"
 
+# Every error path of the module's init: make step N fail, for N = 1, 2, ...
+# until insmod succeeds; each failure must leave nothing behind.
+n=1
+while [ $n -le 64 ]; do
+	run "fault_$n" insmod "$KO" fail_at=$n
+	find /sys -name '*sdt*' > "$OUT/fault_$n.left"
+	if [ "$(cat "$OUT/fault_$n.rc")" = 0 ]; then
+		rmmod sdt_testbed
+		break
+	fi
+	n=$((n + 1))
+done
+echo $n > "$OUT/fault_steps"
+all_dirs "$OUT/all_dirs_fault"
+
 dmesg > "$OUT/dmesg"
 exit 0

@@ -41,6 +41,8 @@
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
+#include <linux/moduleparam.h>
+
 #define SDT_ADAPTER_NR		2
 #define SDT_CLIENT_ADDR		0x45
 #define SDT_DISK_MINORS		2
@@ -57,6 +59,19 @@ struct sdt_client {
 };
 
 #define to_sdt_client(d) container_of(d, struct sdt_client, dev)
+
+static unsigned int fail_at;
+module_param(fail_at, uint, 0444);
+MODULE_PARM_DESC(fail_at,
+		 "testing only: make creation step N fail with -ENOMEM (1-based)");
+
+static unsigned int sdt_step;
+
+/* Fault injection, so that a test can exercise every error path of init. */
+static int sdt_fault(void)
+{
+	return ++sdt_step == fail_at ? -ENOMEM : 0;
+}
 
 static dev_t sdtdisk_devt;
 
@@ -420,6 +435,10 @@ static int sdt_device_add(struct device **slot, struct device *parent,
 	struct device *dev;
 	int ret;
 
+	ret = sdt_fault();
+	if (ret)
+		return ret;
+
 	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
 	if (!dev)
 		return -ENOMEM;
@@ -456,6 +475,10 @@ static struct sdt_client *sdt_client_add(struct device *parent)
 {
 	struct sdt_client *client;
 	int ret;
+
+	ret = sdt_fault();
+	if (ret)
+		return ERR_PTR(ret);
 
 	client = kzalloc(sizeof(*client), GFP_KERNEL);
 	if (!client)
@@ -526,6 +549,9 @@ static int sdt_devices_add(void)
 	struct sdt_client *client;
 	int ret;
 
+	ret = sdt_fault();
+	if (ret)
+		return ret;
 	sdt_host = platform_device_register_simple("sdt-host", 0, NULL, 0);
 	if (IS_ERR(sdt_host)) {
 		ret = PTR_ERR(sdt_host);
@@ -596,32 +622,34 @@ static int __init sdt_testbed_init(void)
 {
 	int ret;
 
-	ret = alloc_chrdev_region(&sdtdisk_devt, 0, SDT_DISK_MINORS, "sdtdisk");
+	sdt_step = 0;
+	ret = sdt_fault() ?:
+	      alloc_chrdev_region(&sdtdisk_devt, 0, SDT_DISK_MINORS, "sdtdisk");
 	if (ret)
 		return ret;
 
-	ret = bus_register(&sdt_bus_type);
+	ret = sdt_fault() ?: bus_register(&sdt_bus_type);
 	if (ret)
 		goto err_chrdev;
-	ret = driver_register(&sdt_client_driver);
+	ret = sdt_fault() ?: driver_register(&sdt_client_driver);
 	if (ret)
 		goto err_sdt_bus;
-	ret = class_register(&sdtled_class);
+	ret = sdt_fault() ?: class_register(&sdtled_class);
 	if (ret)
 		goto err_driver;
-	ret = class_register(&sdtdisk_class);
+	ret = sdt_fault() ?: class_register(&sdtdisk_class);
 	if (ret)
 		goto err_sdtled_class;
-	ret = bus_register(&sdtcoll_bus_type);
+	ret = sdt_fault() ?: bus_register(&sdtcoll_bus_type);
 	if (ret)
 		goto err_sdtdisk_class;
-	ret = class_register(&sdtcoll_class);
+	ret = sdt_fault() ?: class_register(&sdtcoll_class);
 	if (ret)
 		goto err_sdtcoll_bus;
-	ret = subsys_system_register(&sdtsys_bus_type, NULL);
+	ret = sdt_fault() ?: subsys_system_register(&sdtsys_bus_type, NULL);
 	if (ret)
 		goto err_sdtcoll_class;
-	ret = subsys_virtual_register(&sdtvirt_bus_type, NULL);
+	ret = sdt_fault() ?: subsys_virtual_register(&sdtvirt_bus_type, NULL);
 	if (ret)
 		goto err_sdtsys_bus;
 
