@@ -1,0 +1,385 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The walk and the classification over a tree laid out like the article's. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "libsysdev.h"
+#include "tree.h"
+
+struct seen {
+	char *path, *subsystem, *driver, *parent, *class_dir, *devnum, *devtype;
+	enum sysdev_kind kind;
+	enum sysdev_subsystem_kind skind;
+	enum sysdev_placement placement;
+	unsigned depth;
+	bool has_next;
+};
+
+struct collect {
+	struct seen v[256];
+	size_t n;
+	size_t leaves;
+};
+
+static char *dup0(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static int on_enter(const struct sysdev_node *node, void *data)
+{
+	struct collect *c = data;
+	struct seen *s = &c->v[c->n++];
+
+	assert_true(c->n < 256);
+	s->path = strdup(sysdev_node_get_devpath(node));
+	s->kind = sysdev_node_get_kind(node);
+	s->subsystem = dup0(sysdev_node_get_subsystem(node));
+	s->skind = sysdev_node_get_subsystem_kind(node);
+	s->driver = dup0(sysdev_node_get_driver(node));
+	s->parent = dup0(sysdev_node_get_parent(node));
+	s->class_dir = dup0(sysdev_node_get_class_dir(node));
+	s->devnum = dup0(sysdev_node_get_devnum(node));
+	s->devtype = dup0(sysdev_node_get_devtype(node));
+	s->placement = sysdev_node_get_placement(node);
+	s->depth = sysdev_node_get_depth(node);
+	s->has_next = sysdev_node_has_next_sibling(node);
+	/* the name is the last component of the devpath */
+	assert_string_equal(sysdev_node_get_name(node), strrchr(s->path, '/') + 1);
+	return 0;
+}
+
+static int on_leave(const struct sysdev_node *node, void *data)
+{
+	(void)node;
+	((struct collect *)data)->leaves++;
+	return 0;
+}
+
+static void collect_free(struct collect *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		struct seen *s = &c->v[i];
+
+		free(s->path);
+		free(s->subsystem);
+		free(s->driver);
+		free(s->parent);
+		free(s->class_dir);
+		free(s->devnum);
+		free(s->devtype);
+	}
+	c->n = 0;
+}
+
+static const struct seen *find(const struct collect *c, const char *path)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (strcmp(c->v[i].path, path) == 0)
+			return &c->v[i];
+	fail_msg("not reported: %s", path);
+	return NULL;
+}
+
+static bool reported(const struct collect *c, const char *path)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (strcmp(c->v[i].path, path) == 0)
+			return true;
+	return false;
+}
+
+#define S_EQ(a, b) ((a) == NULL ? assert_null(b) : assert_string_equal((a), (b)))
+
+static int setup(void **state)
+{
+	char *root = tree_new();
+
+	tree_article(root);
+	/* a class-named directory below an attribute group is no grouping dir */
+	tree_device(root, "/devices/platform/omap_i2c.2/i2c-2/2-0045/engine/leds/x", "class:leds",
+		    NULL, "");
+	*state = root;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	tree_free(*state);
+	return 0;
+}
+
+static void test_kinds(void **state)
+{
+	static const struct {
+		const char *path;
+		enum sysdev_kind kind;
+	} want[] = {
+		{"/devices", SYSDEV_KIND_ROOT},
+		{"/devices/platform", SYSDEV_KIND_DEVICE},
+		{"/devices/platform/power", SYSDEV_KIND_ATTR_GROUP},
+		{"/devices/platform/omap_i2c.2/i2c-2/2-0045", SYSDEV_KIND_DEVICE},
+		{"/devices/platform/omap_i2c.2/i2c-2/2-0045/leds", SYSDEV_KIND_CLASS_DIR},
+		{"/devices/platform/omap_i2c.2/i2c-2/2-0045/leds/gta04:green:power",
+		 SYSDEV_KIND_DEVICE},
+		{"/devices/platform/omap_i2c.2/i2c-2/2-0045/engine", SYSDEV_KIND_ATTR_GROUP},
+		{"/devices/platform/omap_i2c.2/i2c-2/2-0045/engine/state0", SYSDEV_KIND_ATTR_GROUP},
+		{"/devices/platform/omap_i2c.2/i2c-2/2-0045/engine/leds", SYSDEV_KIND_ATTR_GROUP},
+		{"/devices/platform/omap_i2c.2/i2c-2/2-0045/engine/leds/x", SYSDEV_KIND_DEVICE},
+		{"/devices/platform/omap_i2c.2/i2c-2/2-0045/net", SYSDEV_KIND_ATTR_GROUP},
+		{"/devices/platform/omap_i2c.2/i2c-2/2-0045/block", SYSDEV_KIND_CLASS_DIR},
+		{"/devices/platform/omap_i2c.2/i2c-2/2-0045/block/sda/sda1", SYSDEV_KIND_DEVICE},
+		{"/devices/virtual", SYSDEV_KIND_CONTAINER},
+		{"/devices/virtual/net", SYSDEV_KIND_CLASS_DIR},
+		{"/devices/virtual/net/lo/queues/rx-0", SYSDEV_KIND_ATTR_GROUP},
+		{"/devices/virtual/leds", SYSDEV_KIND_CLASS_DIR},
+		{"/devices/system", SYSDEV_KIND_CONTAINER},
+		{"/devices/system/cpu", SYSDEV_KIND_DEVICE},
+		{"/devices/system/cpu/cpu0/cpuidle/state0", SYSDEV_KIND_ATTR_GROUP},
+		{"/devices/system/memory", SYSDEV_KIND_CONTAINER},
+		{"/devices/toplevel0", SYSDEV_KIND_DEVICE},
+	};
+	struct sysdev_walk_stats st;
+	struct collect c = {0};
+	struct sysdev *ctx;
+
+	assert_int_equal(sysdev_new(*state, &ctx), 0);
+	assert_int_equal(sysdev_walk(ctx, NULL, SYSDEV_WALK_ATTR_GROUPS | SYSDEV_WALK_UEVENT, -1,
+				     on_enter, on_leave, &c, &st),
+			 0);
+	assert_int_equal(c.leaves, c.n);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct seen *s = find(&c, want[i].path);
+
+		if (s->kind != want[i].kind)
+			fail_msg("%s: kind %s, want %s", want[i].path, sysdev_kind_to_string(s->kind),
+				 sysdev_kind_to_string(want[i].kind));
+		/* the single-directory classification agrees with the walk */
+		assert_int_equal(sysdev_classify(ctx, want[i].path), (int)want[i].kind);
+	}
+	/* every directory exactly once, in bytewise pre-order */
+	for (size_t i = 1; i < c.n; i++)
+		assert_true(strcmp(c.v[i - 1].path, c.v[i].path) != 0);
+	assert_int_equal(st.devices, 14);
+	assert_int_equal(st.vanished, 0);
+	assert_int_equal(st.unreadable, 0);
+	collect_free(&c);
+	sysdev_unref(ctx);
+}
+
+static void test_device_fields(void **state)
+{
+	struct collect c = {0};
+	struct sysdev *ctx;
+	const struct seen *s;
+
+	assert_int_equal(sysdev_new(*state, &ctx), 0);
+	assert_int_equal(sysdev_walk(ctx, NULL, SYSDEV_WALK_UEVENT, -1, on_enter, NULL, &c, NULL),
+			 0);
+	/* without SYSDEV_WALK_ATTR_GROUPS, attribute groups are not reported */
+	assert_false(reported(&c, "/devices/platform/power"));
+	assert_true(reported(&c, "/devices/platform/omap_i2c.2/i2c-2/2-0045/engine/leds/x"));
+
+	s = find(&c, "/devices/platform/omap_i2c.2");
+	S_EQ("platform", s->subsystem);
+	assert_int_equal(s->skind, SYSDEV_SUBSYSTEM_BUS);
+	S_EQ("omap_i2c", s->driver);
+	S_EQ("/devices/platform", s->parent);
+	assert_null(s->class_dir);
+	assert_int_equal(s->placement, SYSDEV_PLACEMENT_DEVICES);
+
+	s = find(&c, "/devices/platform/omap_i2c.2/i2c-2");
+	S_EQ("i2c_adapter", s->devtype);
+
+	s = find(&c, "/devices/platform/omap_i2c.2/i2c-2/2-0045/leds/gta04:green:power");
+	S_EQ("leds", s->subsystem);
+	assert_int_equal(s->skind, SYSDEV_SUBSYSTEM_CLASS);
+	S_EQ("/devices/platform/omap_i2c.2/i2c-2/2-0045", s->parent);
+	S_EQ("leds", s->class_dir);
+	assert_null(s->driver);
+
+	s = find(&c, "/devices/platform/omap_i2c.2/i2c-2/2-0045/ep_00");
+	assert_null(s->subsystem);
+	assert_int_equal(s->skind, SYSDEV_SUBSYSTEM_NONE);
+	S_EQ("189:7", s->devnum);
+
+	s = find(&c, "/devices/platform/omap_i2c.2/i2c-2/2-0045/block/sda/sda1");
+	S_EQ("/devices/platform/omap_i2c.2/i2c-2/2-0045/block/sda", s->parent);
+	assert_null(s->class_dir); /* its parent directory is a device */
+	S_EQ("8:1", s->devnum);
+	S_EQ("partition", s->devtype);
+
+	s = find(&c, "/devices/platform/omap_i2c.2/i2c-2/2-0045/engine/leds/x");
+	S_EQ("/devices/platform/omap_i2c.2/i2c-2/2-0045", s->parent);
+	assert_null(s->class_dir);
+
+	s = find(&c, "/devices/virtual/net/lo");
+	assert_null(s->parent);
+	S_EQ("net", s->class_dir);
+	assert_int_equal(s->placement, SYSDEV_PLACEMENT_VIRTUAL);
+
+	s = find(&c, "/devices/system/cpu/cpu0");
+	S_EQ("/devices/system/cpu", s->parent);
+	assert_int_equal(s->placement, SYSDEV_PLACEMENT_SYSTEM);
+	S_EQ("cpu", s->subsystem);
+
+	s = find(&c, "/devices/toplevel0");
+	assert_null(s->parent);
+	assert_int_equal(s->placement, SYSDEV_PLACEMENT_DEVICES);
+
+	/* non-devices carry no device fields */
+	s = find(&c, "/devices/virtual/net");
+	assert_null(s->subsystem);
+	assert_null(s->parent);
+	collect_free(&c);
+	sysdev_unref(ctx);
+}
+
+static void test_start_and_depth(void **state)
+{
+	struct collect c = {0};
+	struct sysdev *ctx;
+	const struct seen *s;
+
+	assert_int_equal(sysdev_new(*state, &ctx), 0);
+	/* a start below the top keeps its real parent and grouping directory */
+	assert_int_equal(sysdev_walk(ctx, "/devices/platform/omap_i2c.2/i2c-2/2-0045/leds/gta04:green:power",
+				     0, -1, on_enter, NULL, &c, NULL),
+			 0);
+	assert_int_equal(c.n, 1);
+	s = &c.v[0];
+	assert_int_equal(s->depth, 0);
+	S_EQ("/devices/platform/omap_i2c.2/i2c-2/2-0045", s->parent);
+	S_EQ("leds", s->class_dir);
+	collect_free(&c);
+
+	assert_int_equal(sysdev_walk(ctx, NULL, 0, 1, on_enter, NULL, &c, NULL), 0);
+	for (size_t i = 0; i < c.n; i++)
+		assert_true(c.v[i].depth <= 1);
+	assert_true(reported(&c, "/devices/platform"));
+	assert_false(reported(&c, "/devices/platform/omap_i2c.2"));
+	collect_free(&c);
+
+	assert_int_equal(sysdev_walk(ctx, "/devices/nope", 0, -1, on_enter, NULL, &c, NULL), -ENOENT);
+	assert_int_equal(sysdev_walk(ctx, "/devices/../etc", 0, -1, on_enter, NULL, &c, NULL),
+			 -EINVAL);
+	assert_int_equal(sysdev_walk(ctx, "devices", 0, -1, on_enter, NULL, &c, NULL), -EINVAL);
+	assert_int_equal(c.n, 0);
+	sysdev_unref(ctx);
+}
+
+static int stop_at_cpu(const struct sysdev_node *node, void *data)
+{
+	int *count = data;
+
+	(*count)++;
+	if (strcmp(sysdev_node_get_name(node), "platform") == 0)
+		return SYSDEV_WALK_SKIP;
+	if (strcmp(sysdev_node_get_name(node), "cpu0") == 0)
+		return -ECANCELED;
+	/* skipped subtree: never see anything below platform */
+	assert_null(strstr(sysdev_node_get_devpath(node), "/platform/"));
+	return 0;
+}
+
+static void test_skip_and_stop(void **state)
+{
+	struct sysdev *ctx;
+	int count = 0;
+
+	assert_int_equal(sysdev_new(*state, &ctx), 0);
+	assert_int_equal(sysdev_walk(ctx, NULL, 0, -1, stop_at_cpu, NULL, &count, NULL),
+			 -ECANCELED);
+	assert_true(count > 2);
+	sysdev_unref(ctx);
+}
+
+/* has_next_sibling with SYSDEV_WALK_SIBLINGS: exact among reported nodes */
+static void test_siblings(void **state)
+{
+	struct collect c = {0};
+	struct sysdev *ctx;
+
+	assert_int_equal(sysdev_new(*state, &ctx), 0);
+	assert_int_equal(sysdev_walk(ctx, NULL, SYSDEV_WALK_SIBLINGS, -1, on_enter, NULL, &c, NULL),
+			 0);
+	/* 2-0045's reported children: block, ep_00, leds (engine, net, power hidden) */
+	assert_true(find(&c, "/devices/platform/omap_i2c.2/i2c-2/2-0045/block")->has_next);
+	assert_true(find(&c, "/devices/platform/omap_i2c.2/i2c-2/2-0045/ep_00")->has_next);
+	assert_false(find(&c, "/devices/platform/omap_i2c.2/i2c-2/2-0045/leds")->has_next);
+	/* omap_i2c.2's only reported child; its power/ sibling is hidden */
+	assert_false(find(&c, "/devices/platform/omap_i2c.2/i2c-2")->has_next);
+	assert_true(find(&c, "/devices/toplevel0")->has_next);
+	assert_false(find(&c, "/devices/virtual")->has_next);
+	collect_free(&c);
+	sysdev_unref(ctx);
+}
+
+static void test_context(void **state)
+{
+	struct sysdev *ctx;
+	char *root;
+
+	assert_int_equal(sysdev_new(*state, &ctx), 0);
+	assert_true(sysdev_is_class_name(ctx, "leds"));
+	assert_false(sysdev_is_class_name(ctx, "platform"));
+	assert_true(sysdev_is_bus_name(ctx, "platform"));
+	assert_ptr_equal(sysdev_ref(ctx), ctx);
+	assert_null(sysdev_unref(ctx));
+	assert_string_equal(sysdev_get_root(ctx), *state);
+	assert_null(sysdev_unref(ctx));
+
+	assert_int_equal(sysdev_new("/nonexistent-sysfs-root", &ctx), -ENOENT);
+	assert_int_equal(sysdev_new("", &ctx), -EINVAL);
+	root = tree_new();
+	rmdir(strcat(strcpy(malloc(strlen(root) + 16), root), "/devices"));
+	assert_int_equal(sysdev_new(root, &ctx), -ENOENT);
+	tree_file(root, "devices", "not a directory\n");
+	assert_int_equal(sysdev_new(root, &ctx), -ENOTDIR);
+	tree_free(root);
+	/* kind names */
+	assert_string_equal(sysdev_kind_to_string(SYSDEV_KIND_CLASS_DIR), "class-dir");
+	assert_string_equal(sysdev_kind_to_string(SYSDEV_KIND_ATTR_GROUP), "attr-group");
+	assert_null(sysdev_kind_to_string(_SYSDEV_KIND_MAX));
+	assert_null(sysdev_subsystem_kind_to_string(SYSDEV_SUBSYSTEM_NONE));
+	assert_string_equal(sysdev_placement_to_string(SYSDEV_PLACEMENT_SYSTEM), "system");
+}
+
+static void test_explain(void **state)
+{
+	struct sysdev *ctx;
+	char buf[512];
+
+	assert_int_equal(sysdev_new(*state, &ctx), 0);
+	assert_int_equal(sysdev_explain(ctx, "/devices/virtual/leds", buf, sizeof(buf)),
+			 SYSDEV_KIND_CLASS_DIR);
+	assert_non_null(strstr(buf, "is empty"));
+	assert_int_equal(sysdev_explain(ctx, "/devices/platform/omap_i2c.2/i2c-2/2-0045/net", buf,
+					sizeof(buf)),
+			 SYSDEV_KIND_ATTR_GROUP);
+	assert_non_null(strstr(buf, "holds no device directory"));
+	assert_int_equal(sysdev_explain(ctx, "/devices/platform/omap_i2c.2", buf, sizeof(buf)),
+			 SYSDEV_KIND_DEVICE);
+	assert_non_null(strstr(buf, "uevent"));
+	assert_int_equal(sysdev_explain(ctx, "/devices/nope", buf, sizeof(buf)), -ENOENT);
+	sysdev_unref(ctx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kinds),          cmocka_unit_test(test_device_fields),
+		cmocka_unit_test(test_start_and_depth), cmocka_unit_test(test_skip_and_stop),
+		cmocka_unit_test(test_siblings),       cmocka_unit_test(test_context),
+		cmocka_unit_test(test_explain),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
