@@ -1,0 +1,334 @@
+#!/usr/bin/env python3
+"""Benchmark sysdev-tree (issue 5): one line per figure on stdout.
+
+    bench.py --exe BUILD/tools/sysdev-tree [--part live|synthetic|all]
+             [--sizes 1000,10000,100000] [--runs 15] [--no-strace]
+
+Live /sys: median wall time of `sysdev-tree`, `sysdev-tree --json --all`,
+`udevadm info --tree --no-pager` and `find /sys/devices` (stdout to
+/dev/null, runs interleaved), their ratios, and system calls per directory
+(`strace -f -c`, total calls / directories under /sys/devices).
+
+Synthetic trees (gen_sysfs.py beside this file) of 1k, 10k and 100k devices:
+generation time, wall time and peak RSS (wait4 rusage of that one child) of
+the default output and of --json --all, syscalls per directory, and the
+100k/10k time ratio.
+
+The targets of issue 5 are printed next to the figures as PASS/MISS; the
+exit status never depends on a timing (0 unless a command fails to run).
+"""
+
+import argparse
+import os
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ENTRIES_PER_DEVICE = 60      # dirs+files+links the generator makes, rounded up
+BYTES_PER_DEVICE = 40 * 1024  # tmpfs memory per device, rounded up
+
+
+def out(line):
+    print(line, flush=True)
+
+
+def verdict(ok):
+    return "PASS" if ok else "MISS"
+
+
+def run_once(argv):
+    """Run argv with stdout to /dev/null; return (wall seconds, exit status)."""
+    with open(os.devnull, "wb") as null:
+        t0 = time.perf_counter()
+        p = subprocess.run(argv, stdout=null, stderr=subprocess.PIPE)
+        t = time.perf_counter() - t0
+    if p.returncode != 0:
+        sys.stderr.write("bench: %s exited %d: %s\n"
+                         % (" ".join(argv), p.returncode,
+                            p.stderr.decode(errors="replace")[:300]))
+    return t, p.returncode
+
+
+GNU_TIME = "/usr/bin/time"
+
+
+def peak_rss_kib(argv):
+    """Peak RSS of argv in KiB, or None.  Not from Python's own wait4: a
+    child forked (or vforked) by Python inherits Python's RSS high-water
+    mark across exec, so ru_maxrss would report Python's size.  GNU time is
+    a small C parent, so %M is the command's own peak."""
+    if not os.access(GNU_TIME, os.X_OK):
+        return None
+    with open(os.devnull, "wb") as null:
+        r = subprocess.run([GNU_TIME, "-f", "@@maxrss=%M"] + argv, stdout=null,
+                           stderr=subprocess.PIPE, text=True)
+    m = re.search(r"@@maxrss=(\d+)", r.stderr)
+    return int(m.group(1)) if m else None
+
+
+def medians(cmds, runs):
+    """cmds: {label: argv}.  One warm-up run each, then `runs` rounds, the
+    commands interleaved so that drift hits all alike.  Returns
+    {label: (median s, failures)}."""
+    times = {k: [] for k in cmds}
+    fails = {k: 0 for k in cmds}
+    for k, argv in cmds.items():
+        run_once(argv)
+    for _ in range(runs):
+        for k, argv in cmds.items():
+            t, rc = run_once(argv)
+            times[k].append(t)
+            fails[k] += rc != 0
+    return {k: (statistics.median(times[k]), fails[k]) for k in cmds}
+
+
+def strace_counts(argv, tmpdir):
+    """Return ({syscall: calls}, total calls) from `strace -f -c`."""
+    f = os.path.join(tmpdir, "strace.out")
+    with open(os.devnull, "wb") as null:
+        subprocess.run(["strace", "-f", "-c", "-o", f] + argv, stdout=null,
+                       stderr=subprocess.DEVNULL, check=False)
+    calls = {}
+    with open(f) as fh:
+        for line in fh:
+            fields = line.split()
+            if fields and fields[-1] == "total":
+                continue
+            # % time, seconds, usecs/call, calls, [errors], syscall
+            if len(fields) >= 5 and re.match(r"^[0-9.]+$", fields[0]) and fields[3].isdigit():
+                calls[fields[-1]] = int(fields[3])
+    os.unlink(f)
+    return calls, sum(calls.values())
+
+
+def count_dirs(top):
+    r = subprocess.run(["find", top, "-type", "d"], stdout=subprocess.PIPE, check=True)
+    return r.stdout.count(b"\n")
+
+
+def ensure_tools(args):
+    """strace (syscall counts) and GNU time (peak RSS) come from Debian
+    packages of the same names; install what is missing when we are root
+    and have apt-get, and say so.  Without them those figures are skipped."""
+    missing = []
+    if not args.no_strace and not shutil.which("strace"):
+        missing.append("strace")
+    if not os.access(GNU_TIME, os.X_OK):
+        missing.append("time")
+    if missing and os.geteuid() == 0 and shutil.which("apt-get"):
+        out("installing missing tools: %s" % " ".join(missing))
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        cmd = ["apt-get", "install", "-y", "-q", "--no-install-recommends"] + missing
+        r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        if r.returncode != 0:
+            subprocess.run(["apt-get", "update", "-q"], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, env=env)
+            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+
+
+def have_strace(args):
+    if args.no_strace:
+        return False
+    if shutil.which("strace"):
+        return True
+    out("strace missing: syscall figures skipped (apt-get install strace)")
+    return False
+
+
+def strace_lines(prefix, label, argv, ndirs, tmpdir, target=None, top=8):
+    calls, total = strace_counts(argv, tmpdir)
+    per = total / ndirs if ndirs else float("nan")
+    line = "%s %s syscalls=%d dirs=%d syscalls_per_dir=%.2f" % (prefix, label, total, ndirs, per)
+    if target is not None:
+        line += " target<=%g %s" % (target, verdict(per <= target))
+    out(line)
+    for name, n in sorted(calls.items(), key=lambda kv: -kv[1])[:top]:
+        out("%s %s syscall=%s calls=%d per_dir=%.2f" % (prefix, label, name, n, n / ndirs))
+    return per
+
+
+# ---------------------------------------------------------------- live /sys
+def live(args, exe, tmpdir):
+    ndirs = count_dirs("/sys/devices")
+    out("live dirs_under_sys_devices=%d" % ndirs)
+    cmds = {"sysdev-tree-default": [exe],
+            "sysdev-tree-json-all": [exe, "--json", "--all"]}
+    udev = None
+    if shutil.which("udevadm"):
+        r = subprocess.run(["udevadm", "info", "--tree", "--no-pager"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if r.returncode == 0:
+            udev = "udevadm-info-tree"
+            cmds[udev] = ["udevadm", "info", "--tree", "--no-pager"]
+        else:
+            udev = "udevadm-export-db"
+            out("live udevadm info --tree unsupported by this udevadm (exit %d): "
+                "using udevadm info --export-db as a stand-in, labelled %s"
+                % (r.returncode, udev))
+            cmds[udev] = ["udevadm", "info", "--export-db"]
+    else:
+        out("live udevadm not installed: udevadm figures skipped")
+    cmds["find"] = ["find", "/sys/devices"]
+    res = medians(cmds, args.runs)
+    for k, (t, fails) in res.items():
+        rss = peak_rss_kib(cmds[k])
+        out("live %s wall_ms_median=%.2f runs=%d peak_rss_mib=%s%s"
+            % (k, t * 1e3, args.runs,
+               "%.1f" % (rss / 1024) if rss else "unavailable",
+               " failures=%d" % fails if fails else ""))
+    d = res["sysdev-tree-default"][0]
+    j = res["sysdev-tree-json-all"][0]
+    f = res["find"][0]
+    if udev:
+        u = res[udev][0]
+        out("live ratio sysdev-tree-default/%s=%.3f target<=0.25 (4x faster) %s"
+            % (udev, d / u, verdict(d / u <= 0.25)))
+        out("live ratio sysdev-tree-json-all/%s=%.3f (no target)" % (udev, j / u))
+    out("live ratio sysdev-tree-default/find=%.3f target<=1.2 %s"
+        % (d / f, verdict(d / f <= 1.2)))
+    out("live ratio sysdev-tree-json-all/find=%.3f (no target)" % (j / f))
+    if have_strace(args):
+        for k, argv in cmds.items():
+            tgt = 8 if k.startswith("sysdev-tree") else None
+            strace_lines("live strace", k, argv, ndirs, tmpdir, tgt,
+                         top=args.strace_top if tgt else 5)
+
+
+# ---------------------------------------------------------- synthetic trees
+class Place:
+    """Where the synthetic trees go: a private tmpfs mount when we are root
+    and may mount (no inode limit), else /dev/shm when it has room, else
+    $TMPDIR (a disk: the page cache holds it after generation)."""
+
+    def __init__(self, need_entries, need_bytes):
+        self.mnt = None
+        self.kind = None
+        base = tempfile.gettempdir()
+        if os.geteuid() == 0 and shutil.which("mount"):
+            d = tempfile.mkdtemp(prefix="sysdev-bench-", dir=base)
+            size = max(1 << 30, 2 * need_bytes)
+            r = subprocess.run(["mount", "-t", "tmpfs", "-o",
+                                "size=%d,nr_inodes=0,mode=700" % size,
+                                "sysdev-bench", d],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            if r.returncode == 0:
+                self.mnt, self.dir, self.kind = d, d, "tmpfs-private"
+                return
+            os.rmdir(d)
+        try:
+            st = os.statvfs("/dev/shm")
+            if (st.f_favail == 0 and st.f_files == 0 or st.f_favail > need_entries * 1.2) \
+                    and st.f_bavail * st.f_frsize > need_bytes * 1.5:
+                self.dir = tempfile.mkdtemp(prefix="sysdev-bench-", dir="/dev/shm")
+                self.kind = "dev-shm"
+                return
+        except OSError:
+            pass
+        self.dir = tempfile.mkdtemp(prefix="sysdev-bench-", dir=base)
+        self.kind = "tmpdir-disk"
+
+    def clear(self, path):
+        subprocess.run(["rm", "-rf", "--one-file-system", path], check=False)
+
+    def close(self):
+        if self.mnt:
+            subprocess.run(["umount", self.mnt], check=False)
+            os.rmdir(self.mnt)
+        else:
+            self.clear(self.dir)
+
+
+def synthetic(args, exe, tmpdir):
+    sizes = [int(x) for x in args.sizes.split(",") if x]
+    place = Place(max(sizes) * ENTRIES_PER_DEVICE, max(sizes) * BYTES_PER_DEVICE)
+    out("synthetic place=%s dir=%s" % (place.kind, place.dir))
+    results = {}
+    st = have_strace(args)
+    try:
+        for n in sizes:
+            root = os.path.join(place.dir, "sys-%d" % n)
+            t0 = time.perf_counter()
+            r = subprocess.run([sys.executable, os.path.join(HERE, "gen_sysfs.py"),
+                                "--devices", str(n), root],
+                               stdout=subprocess.PIPE, check=True, text=True)
+            gen = time.perf_counter() - t0
+            summary = r.stdout.strip().splitlines()[-1]
+            ndirs = count_dirs(os.path.join(root, "devices"))
+            out("synthetic n=%d generate_s=%.2f %s dirs_under_devices=%d"
+                % (n, gen, summary, ndirs))
+            runs = args.runs if n <= 10000 else max(3, args.runs // 3)
+            cmds = {"default": [exe, "--root", root],
+                    "json-all": [exe, "--root", root, "--json", "--all"],
+                    "find": ["find", os.path.join(root, "devices")]}
+            res = medians(cmds, runs)
+            for k, (t, fails) in res.items():
+                rss = peak_rss_kib(cmds[k])
+                line = ("synthetic n=%d %s wall_ms_median=%.2f runs=%d peak_rss_mib=%s"
+                        % (n, k, t * 1e3, runs,
+                           "%.1f" % (rss / 1024) if rss else "unavailable"))
+                if rss and k != "find" and n >= 100000:
+                    line += " rss_target<=64 %s" % verdict(rss / 1024 <= 64)
+                if fails:
+                    line += " failures=%d" % fails
+                out(line)
+                results[(n, k)] = t
+            out("synthetic n=%d ratio default/find=%.3f json-all/find=%.3f"
+                % (n, res["default"][0] / res["find"][0],
+                   res["json-all"][0] / res["find"][0]))
+            if st:
+                for k in ("default", "json-all"):
+                    strace_lines("synthetic n=%d strace" % n, k, cmds[k], ndirs,
+                                 tmpdir, 8, top=args.strace_top)
+            place.clear(root)
+    finally:
+        place.close()
+    for k in ("default", "json-all", "find"):
+        if (10000, k) in results and (100000, k) in results:
+            q = results[(100000, k)] / results[(10000, k)]
+            tgt = " target<=12 %s" % verdict(q <= 12) if k != "find" else " (no target)"
+            out("synthetic ratio %s t100k/t10k=%.2f%s" % (k, q, tgt))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--exe", required=True, help="the sysdev-tree executable")
+    ap.add_argument("--part", choices=["live", "synthetic", "all"], default="all")
+    ap.add_argument("--sizes", default="1000,10000,100000")
+    ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--strace-top", type=int, default=8,
+                    help="how many syscalls to break down per command")
+    ap.add_argument("--no-strace", action="store_true")
+    args = ap.parse_args()
+    exe = os.path.abspath(args.exe)
+    # meson's timeout sends SIGTERM: unwind so the tmpfs is unmounted
+    signal.signal(signal.SIGTERM, lambda *a: sys.exit(143))
+    out("machine nproc=%d cpu=%s kernel=%s" % (os.cpu_count(), cpu_model(),
+                                               os.uname().release))
+    ensure_tools(args)
+    with tempfile.TemporaryDirectory(prefix="sysdev-bench-strace-") as tmpdir:
+        if args.part in ("live", "all"):
+            live(args, exe, tmpdir)
+        if args.part in ("synthetic", "all"):
+            synthetic(args, exe, tmpdir)
+    return 0
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip().replace(" ", "_")
+    except OSError:
+        pass
+    return "unknown"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
