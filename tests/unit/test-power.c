@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* power/ parsing and the latency tolerance (SPEC section 5) on a temp copy. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "libsysdev.h"
+#include "tree.h"
+
+#define CLIENT_REL "devices/platform/omap_i2c.2/i2c-2/2-0045"
+#define CLIENT "/" CLIENT_REL
+#define LT_FILE "devices/platform/omap_i2c.2/i2c-2/2-0045/power/pm_qos_latency_tolerance_us"
+
+static int setup(void **state)
+{
+	char *root = tree_new();
+
+	tree_article(root);
+	tree_file(root, CLIENT_REL "/power/control", "auto\n");
+	tree_file(root, CLIENT_REL "/power/runtime_status", "suspended\n");
+	tree_file(root, CLIENT_REL "/power/pm_qos_resume_latency_us", "n/a\n");
+	tree_file(root, CLIENT_REL "/power/pm_qos_no_power_off", "1\n");
+	*state = root;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	tree_free(*state);
+	return 0;
+}
+
+static void test_parse(void **state)
+{
+	int32_t us;
+
+	(void)state;
+	assert_int_equal(sysdev_parse_latency_tolerance("auto", &us), SYSDEV_LT_AUTO);
+	assert_int_equal(us, -1);
+	assert_int_equal(sysdev_parse_latency_tolerance("any\n", &us), SYSDEV_LT_ANY);
+	assert_int_equal(us, 2147483647);
+	assert_int_equal(sysdev_parse_latency_tolerance("100", &us), SYSDEV_LT_VALUE);
+	assert_int_equal(us, 100);
+	assert_int_equal(sysdev_parse_latency_tolerance("0", &us), SYSDEV_LT_VALUE);
+	assert_int_equal(sysdev_parse_latency_tolerance("2147483647", &us), SYSDEV_LT_VALUE);
+	assert_int_equal(us, 2147483647);
+	static const char *const bad[] = {"-5",  "abc", "",       "2147483648", "99999999999",
+					  " 1", "1 ",  "0x10",   "auto\n\n",   "AUTO",
+					  "+1", "any ", "1\n2", NULL};
+	for (int i = 0; bad[i]; i++)
+		if (sysdev_parse_latency_tolerance(bad[i], &us) != -EINVAL)
+			fail_msg("accepted '%s'", bad[i]);
+	assert_int_equal(sysdev_parse_latency_tolerance(NULL, &us), -EINVAL);
+}
+
+static void test_power(void **state)
+{
+	struct sysdev_device *dev;
+	struct sysdev_power p;
+	struct sysdev *ctx;
+
+	assert_int_equal(sysdev_new(*state, &ctx), 0);
+	assert_int_equal(sysdev_device_new(ctx, CLIENT, &dev), 0);
+	assert_int_equal(sysdev_device_get_power(dev, &p), 0);
+	assert_string_equal(p.runtime_status, "suspended");
+	assert_string_equal(p.control, "auto");
+	assert_string_equal(p.wakeup, "");
+	assert_int_equal(p.resume_latency_us, -2);
+	assert_int_equal(p.no_power_off, 1);
+	assert_int_equal(p.lt_kind, SYSDEV_LT_AUTO);
+	sysdev_device_unref(dev);
+
+	assert_int_equal(sysdev_device_new(ctx, "/devices/platform/omap_i2c.2/i2c-2", &dev), 0);
+	assert_int_equal(sysdev_device_get_power(dev, &p), 0);
+	assert_int_equal(p.lt_kind, SYSDEV_LT_ABSENT);
+	assert_int_equal(p.resume_latency_us, -1);
+	sysdev_device_unref(dev);
+	sysdev_unref(ctx);
+}
+
+static void test_set(void **state)
+{
+	const char *root = *state;
+	struct sysdev_device *dev;
+	struct sysdev *ctx;
+	int32_t us;
+	char *text;
+
+	assert_int_equal(sysdev_new(root, &ctx), 0);
+	assert_int_equal(sysdev_device_new(ctx, CLIENT, &dev), 0);
+	assert_int_equal(sysdev_device_get_latency_tolerance(dev, &us), SYSDEV_LT_AUTO);
+
+	assert_int_equal(sysdev_device_set_latency_tolerance(dev, "100"), 0);
+	text = tree_read(root, LT_FILE);
+	assert_string_equal(text, "100\n");
+	free(text);
+	assert_int_equal(sysdev_device_get_latency_tolerance(dev, &us), SYSDEV_LT_VALUE);
+	assert_int_equal(us, 100);
+
+	assert_int_equal(sysdev_device_set_latency_tolerance(dev, "any"), 0);
+	assert_int_equal(sysdev_device_get_latency_tolerance(dev, &us), SYSDEV_LT_ANY);
+	assert_int_equal(sysdev_device_set_latency_tolerance(dev, "auto"), 0);
+	assert_int_equal(sysdev_device_get_latency_tolerance(dev, &us), SYSDEV_LT_AUTO);
+
+	/* refused before writing: nothing changes */
+	assert_int_equal(sysdev_device_set_latency_tolerance(dev, "-5"), -EINVAL);
+	assert_int_equal(sysdev_device_set_latency_tolerance(dev, "garbage"), -EINVAL);
+	assert_int_equal(sysdev_device_set_latency_tolerance(dev, ""), -EINVAL);
+	assert_int_equal(sysdev_device_set_latency_tolerance(dev, "99999999999"), -EINVAL);
+	text = tree_read(root, LT_FILE);
+	assert_string_equal(text, "auto\n");
+	free(text);
+	sysdev_device_unref(dev);
+
+	/* a device without the attribute: EOPNOTSUPP, not a bare errno */
+	assert_int_equal(sysdev_device_new(ctx, "/devices/platform/omap_i2c.2/i2c-2", &dev), 0);
+	assert_int_equal(sysdev_device_get_latency_tolerance(dev, &us), -EOPNOTSUPP);
+	assert_int_equal(sysdev_device_set_latency_tolerance(dev, "100"), -EOPNOTSUPP);
+	sysdev_device_unref(dev);
+
+	/* a value the kernel would never show */
+	tree_file(root, LT_FILE, "bogus\n");
+	assert_int_equal(sysdev_device_new(ctx, CLIENT, &dev), 0);
+	assert_int_equal(sysdev_device_get_latency_tolerance(dev, &us), -EBADMSG);
+	sysdev_device_unref(dev);
+	tree_file(root, LT_FILE, "auto\n");
+	sysdev_unref(ctx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_power),
+		cmocka_unit_test(test_set),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
