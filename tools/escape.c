@@ -6,6 +6,7 @@
  * surrogate \udcNN (Python's "surrogateescape"), which keeps the document
  * valid and the name recoverable.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,6 +40,20 @@ static size_t utf8_len(const unsigned char *s)
 	return 0;
 }
 
+/*
+ * Valid UTF-8 that text output must still escape: the C1 controls
+ * U+0080..U+009F (U+0085 NEL ends a line for many readers, U+009B is CSI on
+ * some terminals) and the line and paragraph separators U+2028, U+2029.
+ */
+static bool is_line_breaking_or_control(const unsigned char *s, size_t n)
+{
+	if (n == 2)
+		return s[0] == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f;
+	if (n == 3)
+		return s[0] == 0xe2 && s[1] == 0x80 && (s[2] == 0xa8 || s[2] == 0xa9);
+	return false;
+}
+
 void fput_text(FILE *f, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -66,8 +81,13 @@ void fput_text(FILE *f, const char *str)
 		} else if (*s < 0x20 || *s == 0x7f) {
 			fprintf(f, "\\x%02x", *s);
 			s++;
-		} else if ((n = utf8_len(s)) > 1) {
+		} else if ((n = utf8_len(s)) > 1 && !is_line_breaking_or_control(s, n)) {
 			fwrite(s, 1, n, f);
+			s += n;
+		} else if (n > 1) {
+			/* C1 controls and U+2028/9: a terminal or a line reader would act on them */
+			for (size_t i = 0; i < n; i++)
+				fprintf(f, "\\x%02x", s[i]);
 			s += n;
 		} else {
 			fprintf(f, "\\x%02x", *s);
