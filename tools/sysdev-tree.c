@@ -374,7 +374,8 @@ int main(int argc, char **argv)
 
 	err = sysdev_new(o.root, &ctx);
 	if (err < 0) {
-		const char *root = o.root ? o.root : "/sys";
+		/* an empty --root names nothing: say which argument it was */
+		const char *root = !o.root ? "/sys" : *o.root ? o.root : "--root ''";
 
 		if (err == -ENOENT)
 			warnx_(root, "not a sysfs root: no such directory, or it has no devices/ "
