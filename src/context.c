@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "libsysdev-private.h"
@@ -49,6 +50,11 @@ _public_ int sysdev_new(const char *root, struct sysdev **out)
 	if (!S_ISDIR(st.st_mode)) {
 		err = -ENOTDIR;
 		goto fail;
+	}
+	{
+		struct statfs sfs;
+
+		ctx->sysfs = fstatfs(ctx->root_fd, &sfs) == 0 && sfs.f_type == 0x62656572; /* SYSFS_MAGIC */
 	}
 	/* The running system's sysfs (device nodes in /dev then belong to it). */
 	if (fstat(ctx->root_fd, &st) == 0 && stat("/sys", &live) == 0)

@@ -24,6 +24,7 @@ struct sysdev {
 	int root_fd;
 	char *root;          /* as given, trailing slashes removed ("/" stays "/") */
 	bool live;           /* the root is the running system's /sys */
+	bool sysfs;          /* the root is a sysfs mount (kernfs fills getdents fully) */
 	struct name_set classes;
 	struct name_set buses;
 };

@@ -6,6 +6,7 @@
  * allocates in proportion to the depth, not to the size of the tree.
  */
 #include <dirent.h>
+#include <stddef.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -74,6 +75,8 @@ struct walker {
 };
 
 #define LINKBUF_SIZE 4096
+/* a dirent64 header and a NAME_MAX name, rounded up to 8 */
+#define MAX_DIRENT_SIZE (((offsetof(struct dirent64, d_name) + 256) + 7) & ~(size_t)7)
 
 static int sbuf_set(struct sbuf *b, const char *s, size_t len)
 {
@@ -185,6 +188,13 @@ static int read_entries(struct sysdev_node *l)
 		if (n == 0)
 			break;
 		used += (size_t)n;
+		/*
+		 * kernfs stops filling only when the next record does not fit: room
+		 * left for a maximal record means the end, and saves the final
+		 * getdents64 that would return 0.  Other filesystems get that call.
+		 */
+		if (l->w->ctx->sysfs && l->dbuf_cap - used >= MAX_DIRENT_SIZE)
+			break;
 	}
 	for (off = 0; off < used;) {
 		struct dirent64 *de = (struct dirent64 *)(l->dbuf + off);
@@ -371,7 +381,7 @@ static bool probe_shown(struct walker *w, struct sysdev_node *l, struct entry *e
 		int fd = openat(l->fd, e->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
 		if (fd >= 0) {
-			struct sysdev_node tmp = {.fd = fd};
+			struct sysdev_node tmp = {.w = w, .fd = fd};
 
 			if (read_entries(&tmp) == 0) {
 				f.empty = tmp.nents == 0;
