@@ -163,7 +163,8 @@ static int read_entries(struct sysdev_node *l)
 
 	l->nents = 0;
 	if (!l->dbuf) {
-		l->dbuf_cap = 32768;
+		/* grown on demand; kept per level, so deep chains stay cheap */
+		l->dbuf_cap = 8192;
 		l->dbuf = malloc(l->dbuf_cap);
 		if (!l->dbuf)
 			return -ENOMEM;
