@@ -1,10 +1,647 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* --diff OLD NEW: not written yet. */
+/*
+ * --diff OLD NEW: compare the devices of two sysfs roots (live or captured).
+ *
+ * Each root is walked once into a map devpath -> fields.  Then:
+ *   changed  the same devpath in both, with another subsystem, driver or
+ *            devnum (with --attrs: attribute values of the device directory,
+ *            "uevent" excepted, added, removed or changed);
+ *   moved    a device gone from OLD and one new in NEW with the same
+ *            basename and the same subsystem (both null counts as the same),
+ *            where that pair is the only one of its kind on each side: the
+ *            same device under another parent.  A move whose parent moved
+ *            the same way (same path below it) is "carried" by the parent's
+ *            move and is summarised on the parent's line;
+ *   removed  the other devices only in OLD;
+ *   added    the other devices only in NEW.
+ * Output: one line per difference, like diff(1):
+ *   - /devices/...            removed
+ *   + /devices/...            added
+ *   > /devices/A -> /devices/B  moved
+ *   ~ /devices/... driver: a -> b
+ * or one JSON document with --json.  Exit 0 same, 1 different, 2 trouble.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
 #include "cli.h"
+
+#define EXIT_TROUBLE 2
+
+struct attr {
+	char *name;
+	char *value; /* NULL: unreadable */
+	int err;
+};
+
+struct dev {
+	char *devpath;
+	const char *name; /* points into devpath */
+	char *subsystem, *driver, *devnum, *parent;
+	struct attr *attrs;
+	size_t nattrs;
+	/* set while comparing */
+	struct dev *moved_to;   /* OLD side: its counterpart in NEW */
+	struct dev *moved_from; /* NEW side */
+	struct dev *carried_by; /* OLD side: the moved ancestor that carried it */
+	size_t carried;         /* OLD side: moves it carried */
+};
+
+struct devs {
+	struct dev *v;
+	size_t n, cap;
+};
+
+enum ev_kind { EV_REMOVED, EV_ADDED, EV_MOVED, EV_CHANGED };
+
+struct event {
+	enum ev_kind kind;
+	const struct dev *a, *b; /* old, new (either NULL where absent) */
+	const char *field;       /* EV_CHANGED: "subsystem", "driver", "devnum", "attribute" */
+	const struct attr *attr_a, *attr_b;
+	const char *attr_name;
+	size_t seq;
+};
+
+struct events {
+	struct event *v;
+	size_t n, cap;
+};
+
+struct walk_state {
+	struct sysdev *ctx;
+	struct devs *devs;
+	bool attrs;
+	unsigned long errors;
+};
+
+static int grow(void **v, size_t *cap, size_t n, size_t elem)
+{
+	void *nv;
+	size_t ncap;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 256;
+	nv = realloc(*v, ncap * elem);
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	*cap = ncap;
+	return 0;
+}
+
+static char *xstrdup0(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static bool str_eq(const char *a, const char *b)
+{
+	if (!a || !b)
+		return a == b;
+	return strcmp(a, b) == 0;
+}
+
+static int cmp_dev(const void *a, const void *b)
+{
+	return strcmp(((const struct dev *)a)->devpath, ((const struct dev *)b)->devpath);
+}
+
+static struct dev *find_dev(const struct devs *d, const char *devpath)
+{
+	struct dev key = {.devpath = (char *)devpath};
+
+	if (!d->n || !devpath)
+		return NULL;
+	return bsearch(&key, d->v, d->n, sizeof(*d->v), cmp_dev);
+}
+
+static void devs_free(struct devs *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		struct dev *x = &d->v[i];
+
+		free(x->devpath);
+		free(x->subsystem);
+		free(x->driver);
+		free(x->devnum);
+		free(x->parent);
+		for (size_t j = 0; j < x->nattrs; j++) {
+			free(x->attrs[j].name);
+			free(x->attrs[j].value);
+		}
+		free(x->attrs);
+	}
+	free(d->v);
+}
+
+/* The regular files of the device directory, "uevent" excepted, sorted (the walk sorts). */
+static int read_attrs(const struct sysdev_node *node, struct dev *x)
+{
+	unsigned char type;
+	const char *name;
+	size_t cap = 0;
+	char buf[4097];
+
+	for (size_t i = 0; (name = sysdev_node_get_entry_at(node, i, &type)); i++) {
+		struct attr *a;
+		ssize_t len;
+
+		if (type == DT_UNKNOWN) {
+			struct stat st;
+
+			if (fstatat(sysdev_node_get_dirfd(node), name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+				continue;
+			type = S_ISREG(st.st_mode) ? DT_REG : DT_DIR;
+		}
+		if (type != DT_REG || strcmp(name, "uevent") == 0)
+			continue;
+		if (grow((void **)&x->attrs, &cap, x->nattrs, sizeof(*x->attrs)) < 0)
+			return -ENOMEM;
+		a = &x->attrs[x->nattrs++];
+		*a = (struct attr){.name = strdup(name)};
+		if (!a->name)
+			return -ENOMEM;
+		len = sysdev_node_read_attribute(node, name, buf, sizeof(buf));
+		if (len < 0) {
+			a->err = (int)len;
+			continue;
+		}
+		a->value = strdup(buf);
+		if (!a->value)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int on_node(const struct sysdev_node *node, void *data)
+{
+	struct walk_state *w = data;
+	int err = sysdev_node_get_error(node);
+	struct dev *x;
+	const char *slash;
+
+	if (err) {
+		w->errors++;
+		warnx_(syspath_of(w->ctx, sysdev_node_get_devpath(node)), "%s", error_words(err));
+	}
+	if (sysdev_node_get_kind(node) != SYSDEV_KIND_DEVICE)
+		return 0;
+	if (grow((void **)&w->devs->v, &w->devs->cap, w->devs->n, sizeof(*w->devs->v)) < 0)
+		return -ENOMEM;
+	x = &w->devs->v[w->devs->n++];
+	*x = (struct dev){
+		.devpath = strdup(sysdev_node_get_devpath(node)),
+		.subsystem = xstrdup0(sysdev_node_get_subsystem(node)),
+		.driver = xstrdup0(sysdev_node_get_driver(node)),
+		.devnum = xstrdup0(sysdev_node_get_devnum(node)),
+		.parent = xstrdup0(sysdev_node_get_parent(node)),
+	};
+	if (!x->devpath)
+		return -ENOMEM;
+	slash = strrchr(x->devpath, '/');
+	x->name = slash ? slash + 1 : x->devpath;
+	if (w->attrs)
+		return read_attrs(node, x);
+	return 0;
+}
+
+/* Open and walk one root.  Returns 0, or an exit status after saying why. */
+static int load(const char *root, bool attrs, struct devs *devs, bool *incomplete)
+{
+	struct sysdev *ctx;
+	struct sysdev_walk_stats st;
+	struct walk_state w = {.devs = devs, .attrs = attrs};
+	int err;
+
+	err = sysdev_new(root, &ctx);
+	if (err < 0) {
+		if (err == -ENOENT)
+			warnx_(root, "not a sysfs root: no such directory, or it has no devices/ "
+				     "directory (ENOENT)");
+		else if (err == -ENOTDIR)
+			warnx_(root, "not a sysfs root: not a directory, or its devices/ is not a "
+				     "directory (ENOTDIR)");
+		else
+			warnx_(root, "cannot open sysfs root: %s", error_words(err));
+		return EXIT_TROUBLE;
+	}
+	w.ctx = ctx;
+	err = sysdev_walk(ctx, NULL, SYSDEV_WALK_UEVENT, -1, on_node, NULL, &w, &st);
+	if (err < 0) {
+		warnx_(syspath_of(ctx, "/devices"), "%s", error_words(err));
+		sysdev_unref(ctx);
+		return EXIT_TROUBLE;
+	}
+	if (report_walk(ctx, "/devices", err, &st, w.errors) != 0 || w.errors)
+		*incomplete = true;
+	sysdev_unref(ctx);
+	if (devs->n)
+		qsort(devs->v, devs->n, sizeof(*devs->v), cmp_dev);
+	return 0;
+}
+
+static int add_event(struct events *e, struct event ev)
+{
+	if (grow((void **)&e->v, &e->cap, e->n, sizeof(*e->v)) < 0)
+		return -ENOMEM;
+	ev.seq = e->n;
+	e->v[e->n++] = ev;
+	return 0;
+}
+
+static const char *ev_path(const struct event *e)
+{
+	return e->kind == EV_ADDED ? e->b->devpath : e->a->devpath;
+}
+
+static int cmp_event(const void *pa, const void *pb)
+{
+	const struct event *a = pa, *b = pb;
+	int r = strcmp(ev_path(a), ev_path(b));
+
+	if (r)
+		return r;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* Compare the fields of a (OLD) and b (NEW), appending EV_CHANGED events. */
+static int compare_fields(struct events *ev, const struct dev *a, const struct dev *b, bool attrs)
+{
+	static const struct {
+		const char *field;
+		size_t off;
+	} fields[] = {
+		{"subsystem", offsetof(struct dev, subsystem)},
+		{"driver", offsetof(struct dev, driver)},
+		{"devnum", offsetof(struct dev, devnum)},
+	};
+	size_t i = 0, j = 0;
+
+	for (size_t k = 0; k < sizeof(fields) / sizeof(fields[0]); k++) {
+		const char *va = *(char *const *)((const char *)a + fields[k].off);
+		const char *vb = *(char *const *)((const char *)b + fields[k].off);
+
+		if (!str_eq(va, vb) &&
+		    add_event(ev, (struct event){.kind = EV_CHANGED, .a = a, .b = b,
+						 .field = fields[k].field}) < 0)
+			return -ENOMEM;
+	}
+	if (!attrs)
+		return 0;
+	while (i < a->nattrs || j < b->nattrs) {
+		const struct attr *x = i < a->nattrs ? &a->attrs[i] : NULL;
+		const struct attr *y = j < b->nattrs ? &b->attrs[j] : NULL;
+		int c = !x ? 1 : !y ? -1 : strcmp(x->name, y->name);
+		struct event e = {.kind = EV_CHANGED, .a = a, .b = b, .field = "attribute"};
+
+		if (c < 0) {
+			e.attr_a = x;
+			e.attr_name = x->name;
+			i++;
+		} else if (c > 0) {
+			e.attr_b = y;
+			e.attr_name = y->name;
+			j++;
+		} else {
+			i++;
+			j++;
+			if (str_eq(x->value, y->value) && (x->value || x->err == y->err))
+				continue;
+			e.attr_a = x;
+			e.attr_b = y;
+			e.attr_name = x->name;
+		}
+		if (add_event(ev, e) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Move candidates: removed (OLD) and added (NEW) devices, by subsystem and name. */
+struct cand {
+	struct dev *d;
+	bool old;
+};
+
+static int cmp_cand(const void *pa, const void *pb)
+{
+	const struct cand *a = pa, *b = pb;
+	int r = strcmp(a->d->name, b->d->name);
+
+	if (r)
+		return r;
+	r = strcmp(a->d->subsystem ? a->d->subsystem : "", b->d->subsystem ? b->d->subsystem : "");
+	if (r)
+		return r;
+	if (!a->d->subsystem != !b->d->subsystem)
+		return a->d->subsystem ? 1 : -1;
+	if (a->old != b->old)
+		return a->old ? -1 : 1;
+	return strcmp(a->d->devpath, b->d->devpath);
+}
+
+static bool same_key(const struct dev *a, const struct dev *b)
+{
+	return strcmp(a->name, b->name) == 0 && str_eq(a->subsystem, b->subsystem);
+}
+
+static int find_moves(struct devs *olds, struct devs *news)
+{
+	struct cand *c = NULL;
+	size_t n = 0, cap = 0;
+
+	for (int side = 0; side < 2; side++) {
+		struct devs *mine = side ? news : olds, *other = side ? olds : news;
+
+		for (size_t i = 0; i < mine->n; i++) {
+			if (find_dev(other, mine->v[i].devpath))
+				continue;
+			if (grow((void **)&c, &cap, n, sizeof(*c)) < 0) {
+				free(c);
+				return -ENOMEM;
+			}
+			c[n++] = (struct cand){&mine->v[i], side == 0};
+		}
+	}
+	if (n)
+		qsort(c, n, sizeof(*c), cmp_cand);
+	/* exactly one OLD and one NEW with the key: a move */
+	for (size_t i = 0; i + 1 < n;) {
+		size_t j = i + 1;
+
+		while (j < n && same_key(c[i].d, c[j].d))
+			j++;
+		if (j - i == 2 && c[i].old && !c[i + 1].old) {
+			c[i].d->moved_to = c[i + 1].d;
+			c[i + 1].d->moved_from = c[i].d;
+		}
+		i = j;
+	}
+	free(c);
+	/*
+	 * Carried moves: the nearest device above moved too, and the path below
+	 * it is the same on both sides.  The OLD array is sorted, so ancestors
+	 * come first and chains resolve to the topmost move.
+	 */
+	for (size_t i = 0; i < olds->n; i++) {
+		struct dev *a = &olds->v[i], *p;
+		size_t plen, qlen;
+
+		if (!a->moved_to || !a->parent)
+			continue;
+		p = find_dev(olds, a->parent);
+		if (!p || !p->moved_to || !str_eq(a->moved_to->parent, p->moved_to->devpath))
+			continue;
+		plen = strlen(p->devpath);
+		qlen = strlen(p->moved_to->devpath);
+		if (strcmp(a->devpath + plen, a->moved_to->devpath + qlen) != 0)
+			continue;
+		a->carried_by = p->carried_by ? p->carried_by : p;
+		a->carried_by->carried++;
+	}
+	return 0;
+}
+
+static void put_value(FILE *f, const char *s)
+{
+	fput_text(f, s ? s : "(none)");
+}
+
+static void put_attr(FILE *f, const struct attr *a)
+{
+	if (!a) {
+		fputs("(none)", f);
+	} else if (!a->value) {
+		fprintf(f, "(unreadable: %s)", error_words(a->err));
+	} else {
+		fputc('"', f);
+		fput_text(f, a->value);
+		fputc('"', f);
+	}
+}
+
+static void json_attr(FILE *f, const char *key, const struct attr *a)
+{
+	fprintf(f, ", \"%s\": ", key);
+	fput_json_string(f, a ? a->value : NULL);
+	if (a && !a->value) {
+		fprintf(f, ", \"%s_error\": ", key);
+		fput_json_string(f, error_words(a->err));
+	}
+}
+
+static const char *field_value(const struct dev *d, const char *field)
+{
+	if (strcmp(field, "subsystem") == 0)
+		return d->subsystem;
+	if (strcmp(field, "driver") == 0)
+		return d->driver;
+	return d->devnum;
+}
+
+static void json_dev(FILE *f, const struct dev *d)
+{
+	fputs("{\"path\": ", f);
+	fput_json_string(f, d->devpath);
+	fputs(", \"subsystem\": ", f);
+	fput_json_string(f, d->subsystem);
+	fputs(", \"driver\": ", f);
+	fput_json_string(f, d->driver);
+	fputs(", \"devnum\": ", f);
+	fput_json_string(f, d->devnum);
+	fputs("}", f);
+}
+
+static void print_json(const struct options *o, const struct events *ev, size_t n_old,
+		       size_t n_new, const size_t counts[4])
+{
+	static const char *const names[] = {"removed", "added", "moved", "changed"};
+	FILE *f = stdout;
+
+	fputs("{\n  \"old\": ", f);
+	fput_json_string(f, o->diff_old);
+	fputs(",\n  \"new\": ", f);
+	fput_json_string(f, o->diff_new);
+	fprintf(f, ",\n  \"same\": %s,\n", ev->n ? "false" : "true");
+	fprintf(f,
+		"  \"counts\": {\"old\": %zu, \"new\": %zu, \"removed\": %zu, \"added\": %zu, "
+		"\"moved\": %zu, \"changed\": %zu}",
+		n_old, n_new, counts[EV_REMOVED], counts[EV_ADDED], counts[EV_MOVED],
+		counts[EV_CHANGED]);
+	for (int k = 0; k < 4; k++) {
+		bool first = true;
+
+		fprintf(f, ",\n  \"%s\": [", names[k]);
+		for (size_t i = 0; i < ev->n; i++) {
+			const struct event *e = &ev->v[i];
+
+			if ((int)e->kind != k)
+				continue;
+			fputs(first ? "\n    " : ",\n    ", f);
+			first = false;
+			switch (e->kind) {
+			case EV_REMOVED:
+				json_dev(f, e->a);
+				break;
+			case EV_ADDED:
+				json_dev(f, e->b);
+				break;
+			case EV_MOVED:
+				fputs("{\"old\": ", f);
+				fput_json_string(f, e->a->devpath);
+				fputs(", \"new\": ", f);
+				fput_json_string(f, e->b->devpath);
+				fputs(", \"old_parent\": ", f);
+				fput_json_string(f, e->a->parent);
+				fputs(", \"new_parent\": ", f);
+				fput_json_string(f, e->b->parent);
+				fputs(", \"subsystem\": ", f);
+				fput_json_string(f, e->a->subsystem);
+				fputs(", \"carried_by\": ", f);
+				fput_json_string(f, e->a->carried_by ? e->a->carried_by->devpath : NULL);
+				fputs("}", f);
+				break;
+			case EV_CHANGED:
+				fputs("{\"path\": ", f);
+				fput_json_string(f, e->b->devpath);
+				if (e->a->moved_to) {
+					fputs(", \"old_path\": ", f);
+					fput_json_string(f, e->a->devpath);
+				}
+				fputs(", \"field\": ", f);
+				fput_json_string(f, e->field);
+				if (e->attr_name) {
+					fputs(", \"name\": ", f);
+					fput_json_string(f, e->attr_name);
+					json_attr(f, "old", e->attr_a);
+					json_attr(f, "new", e->attr_b);
+				} else {
+					fputs(", \"old\": ", f);
+					fput_json_string(f, field_value(e->a, e->field));
+					fputs(", \"new\": ", f);
+					fput_json_string(f, field_value(e->b, e->field));
+				}
+				fputs("}", f);
+				break;
+			}
+		}
+		fputs(first ? "]" : "\n  ]", f);
+	}
+	fputs("\n}\n", f);
+}
+
+static void print_text(const struct options *o, const struct events *ev)
+{
+	FILE *f = stdout;
+
+	for (size_t i = 0; i < ev->n; i++) {
+		const struct event *e = &ev->v[i];
+
+		switch (e->kind) {
+		case EV_REMOVED:
+			fputs("- ", f);
+			fput_text(f, e->a->devpath);
+			break;
+		case EV_ADDED:
+			fputs("+ ", f);
+			fput_text(f, e->b->devpath);
+			break;
+		case EV_MOVED:
+			if (e->a->carried_by && !o->all)
+				continue;
+			fputs("> ", f);
+			fput_text(f, e->a->devpath);
+			fputs(" -> ", f);
+			fput_text(f, e->b->devpath);
+			if (e->a->carried_by) {
+				fputs(" (with ", f);
+				fput_text(f, e->a->carried_by->devpath);
+				fputs(")", f);
+			} else if (e->a->carried) {
+				fprintf(f, " (and %zu device%s below)", e->a->carried,
+					e->a->carried == 1 ? "" : "s");
+			}
+			break;
+		case EV_CHANGED:
+			fputs("~ ", f);
+			fput_text(f, e->b->devpath);
+			if (e->attr_name) {
+				fputs(" attribute ", f);
+				fput_text(f, e->attr_name);
+				fputs(": ", f);
+				put_attr(f, e->attr_a);
+				fputs(" -> ", f);
+				put_attr(f, e->attr_b);
+			} else {
+				fprintf(f, " %s: ", e->field);
+				put_value(f, field_value(e->a, e->field));
+				fputs(" -> ", f);
+				put_value(f, field_value(e->b, e->field));
+			}
+			break;
+		}
+		fputc('\n', f);
+	}
+}
 
 int cmd_diff(const struct options *o)
 {
-	(void)o;
-	warnx_("--diff", "not implemented in this build");
-	return EXIT_USAGE;
+	struct devs olds = {0}, news = {0};
+	struct events ev = {0};
+	size_t counts[4] = {0};
+	bool incomplete = false;
+	int ret = EXIT_TROUBLE;
+
+	if (load(o->diff_old, o->attrs, &olds, &incomplete) != 0 ||
+	    load(o->diff_new, o->attrs, &news, &incomplete) != 0)
+		goto out;
+	if (find_moves(&olds, &news) < 0)
+		goto nomem;
+	for (size_t i = 0; i < olds.n; i++) {
+		struct dev *a = &olds.v[i], *b = find_dev(&news, a->devpath);
+
+		if (!b && a->moved_to) {
+			if (add_event(&ev, (struct event){.kind = EV_MOVED, .a = a, .b = a->moved_to}) <
+				    0 ||
+			    compare_fields(&ev, a, a->moved_to, o->attrs) < 0)
+				goto nomem;
+		} else if (!b) {
+			if (add_event(&ev, (struct event){.kind = EV_REMOVED, .a = a}) < 0)
+				goto nomem;
+		} else if (compare_fields(&ev, a, b, o->attrs) < 0) {
+			goto nomem;
+		}
+	}
+	for (size_t i = 0; i < news.n; i++) {
+		struct dev *b = &news.v[i];
+
+		if (!b->moved_from && !find_dev(&olds, b->devpath) &&
+		    add_event(&ev, (struct event){.kind = EV_ADDED, .b = b}) < 0)
+			goto nomem;
+	}
+	if (ev.n)
+		qsort(ev.v, ev.n, sizeof(*ev.v), cmp_event);
+	for (size_t i = 0; i < ev.n; i++)
+		counts[ev.v[i].kind]++;
+	if (o->json)
+		print_json(o, &ev, olds.n, news.n, counts);
+	else
+		print_text(o, &ev);
+	ret = incomplete ? EXIT_TROUBLE : ev.n ? 1 : 0;
+	if (check_output() != 0)
+		ret = EXIT_TROUBLE;
+	goto out;
+nomem:
+	warnx_("--diff", "%s", error_words(-ENOMEM));
+out:
+	devs_free(&olds);
+	devs_free(&news);
+	free(ev.v);
+	return ret;
 }
