@@ -32,6 +32,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 
 import boot as bootmod  # noqa: E402
 import build_initramfs  # noqa: E402
@@ -566,7 +567,7 @@ def main():
     ap.add_argument("--build-dir", required=True)
     ap.add_argument("--cli", required=True)
     ap.add_argument("--cache")
-    ap.add_argument("--timeout", type=int, default=900)
+    ap.add_argument("--timeout", type=int, default=600)
     ap.add_argument("--walks", type=int, default=50)
     ap.add_argument("--smp", type=int)
     args = ap.parse_args()

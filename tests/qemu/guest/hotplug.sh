@@ -54,7 +54,7 @@ loop=$!
 
 i=1
 while [ "$i" -le "$WALKS" ]; do
-	$CLI --json --all > "$OUT/walk_$i.out" 2> "$OUT/walk_$i.err"
+	timeout 120 $CLI --json --all > "$OUT/walk_$i.out" 2> "$OUT/walk_$i.err"
 	echo $? > "$OUT/walk_$i.rc"
 	echo "[guest] hotplug walk $i: rc=$(cat "$OUT/walk_$i.rc") cycles=$(cat "$OUT/cycles" 2>/dev/null)"
 	i=$((i + 1))

@@ -18,11 +18,12 @@ ADAPTER=$HOST/sdt-2
 CLIENT=$ADAPTER/2-0045
 LT=$CLIENT/power/pm_qos_latency_tolerance_us
 
-# run NAME CMD... : run CMD, keep stdout, stderr and exit status
+# run NAME CMD... : run CMD (killed after 120 s: exit 143), keep stdout,
+# stderr and exit status
 run() {
 	name=$1
 	shift
-	"$@" > "$OUT/$name.out" 2> "$OUT/$name.err"
+	timeout 120 "$@" > "$OUT/$name.out" 2> "$OUT/$name.err"
 	rc=$?
 	echo "$rc" > "$OUT/$name.rc"
 	echo "[guest] $name: rc=$rc"
