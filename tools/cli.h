@@ -41,6 +41,8 @@ void warnx_(const char *what, const char *fmt, ...) __attribute__((format(printf
 const char *error_words(int err);
 /* Resolve START (DEVICE form or a devpath/syspath of any directory) to a devpath. */
 int resolve_start(struct sysdev *ctx, const char *start, char **devpath);
+/* The walk's start from o->start (NULL when none); warns and returns < 0 on failure. */
+int start_or_warn(struct sysdev *ctx, const struct options *o, char **start);
 /* A syspath for messages: root + devpath. */
 const char *syspath_of(struct sysdev *ctx, const char *devpath);
 /* Open a device named on the command line, printing a clear error; NULL on failure. */

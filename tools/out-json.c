@@ -177,13 +177,8 @@ int cmd_json(struct sysdev *ctx, const struct options *o)
 	char *start = NULL;
 	int err, ret;
 
-	if (o->start) {
-		err = resolve_start(ctx, o->start, &start);
-		if (err < 0) {
-			warnx_(o->start, "%s", error_words(err));
-			return EXIT_RUNTIME;
-		}
-	}
+	if (start_or_warn(ctx, o, &start) < 0)
+		return EXIT_RUNTIME;
 	if (o->all)
 		flags |= SYSDEV_WALK_ATTR_GROUPS;
 	fputs("{\n  \"sysfs\": ", stdout);
@@ -258,13 +253,8 @@ int cmd_list_subsystem(struct sysdev *ctx, const struct options *o)
 	char *start = NULL;
 	int err;
 
-	if (o->start) {
-		err = resolve_start(ctx, o->start, &start);
-		if (err < 0) {
-			warnx_(o->start, "%s", error_words(err));
-			return EXIT_RUNTIME;
-		}
-	}
+	if (start_or_warn(ctx, o, &start) < 0)
+		return EXIT_RUNTIME;
 	if (o->json) {
 		fputs("{\n  \"sysfs\": ", stdout);
 		fput_json_string(stdout, sysdev_get_root(ctx));

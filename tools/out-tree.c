@@ -244,13 +244,8 @@ int cmd_tree(struct sysdev *ctx, const struct options *o)
 	char *start = NULL;
 	int err, ret;
 
-	if (o->start) {
-		err = resolve_start(ctx, o->start, &start);
-		if (err < 0) {
-			warnx_(o->start, "%s", error_words(err));
-			return EXIT_RUNTIME;
-		}
-	}
+	if (start_or_warn(ctx, o, &start) < 0)
+		return EXIT_RUNTIME;
 	if (o->all)
 		flags |= SYSDEV_WALK_ATTR_GROUPS;
 	err = sysdev_walk(ctx, start, flags, o->depth, enter, leave, &t, &st);

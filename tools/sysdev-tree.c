@@ -118,6 +118,19 @@ int resolve_start(struct sysdev *ctx, const char *start, char **devpath)
 	return *devpath ? 0 : -ENOMEM;
 }
 
+int start_or_warn(struct sysdev *ctx, const struct options *o, char **start)
+{
+	int err;
+
+	*start = NULL;
+	if (!o->start)
+		return 0;
+	err = resolve_start(ctx, o->start, start);
+	if (err < 0)
+		warnx_(o->start, "%s", error_words(err));
+	return err;
+}
+
 struct sysdev_device *open_device_or_warn(struct sysdev *ctx, const char *spec)
 {
 	struct sysdev_device *dev;
