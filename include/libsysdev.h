@@ -331,6 +331,59 @@ bool sysdev_stats_get_subsystem(const struct sysdev_stats *stats, size_t i, cons
 /* The walk's own counters (vanished, unreadable, ...). */
 const struct sysdev_walk_stats *sysdev_stats_get_walk(const struct sysdev_stats *stats);
 
+
+/* ------------------------------------------------------------------ */
+/* Capture and the fixture archive                                     */
+/* ------------------------------------------------------------------ */
+
+/* What a capture (or an archive pack) copied and what it left out. */
+struct sysdev_capture_stats {
+	unsigned long files;      /* regular files written */
+	unsigned long dirs;       /* directories created */
+	unsigned long links;      /* symbolic links created (their text as it is) */
+	unsigned long skipped;    /* source trouble: unreadable (written empty), vanished,
+				     FIFO/socket/device node (not written), too deep */
+	unsigned long truncated;  /* files cut at their bound */
+	unsigned long write_only; /* files without any read bit: written empty, never opened */
+	unsigned long emptied;    /* contents left out on purpose (SLIM, PUBLIC) */
+	unsigned long long bytes; /* bytes of file contents written */
+	unsigned long reserved[8];
+};
+
+enum sysdev_capture_flags {
+	/* Contents only of what the walk, the statistics and the lookups read:
+	 * "uevent", "dev" and the files of a device's power/ group.  Every other
+	 * file is created empty (name and mode kept). */
+	SYSDEV_CAPTURE_SLIM = 1u << 0,
+	/* Never read a file that others may not read (no S_IROTH): serial
+	 * numbers and the like stay out of fixtures.  Created empty. */
+	SYSDEV_CAPTURE_PUBLIC = 1u << 1,
+};
+
+/* Bounds of a file's contents: text attributes, and larger (binary) ones. */
+#define SYSDEV_CAPTURE_TEXT_MAX (64 * 1024)
+#define SYSDEV_CAPTURE_BIN_MAX (1024 * 1024)
+
+/*
+ * Copy the tree at devpath @start (NULL: "/devices"; a deeper start brings
+ * its ancestors as directories with their files and links) into the EMPTY
+ * directory @dest_dirfd, plus the entries of S/class/&ast;/&ast;,
+ * S/bus/&ast;/devices/&ast;, S/bus/&ast;/drivers/&ast; (names only) and
+ * S/dev/{block,char}/&ast; that the walk and the device lookups read (with a
+ * start below /devices, only the links that point into its subtree).
+ * Directories (empty ones too), symbolic links (their text, as it is) and
+ * regular files (read without blocking, at most SYSDEV_CAPTURE_TEXT_MAX
+ * bytes, or SYSDEV_CAPTURE_BIN_MAX for files sysfs sizes above a page) keep
+ * their modes.  FIFOs, sockets, device nodes and write-only files are never
+ * opened.  What cannot be read is skipped and counted in @stats (may be
+ * NULL).  Nothing is ever written outside @dest_dirfd.  @flags: a set of
+ * enum sysdev_capture_flags.  Returns 0, -ENOTEMPTY when the destination is
+ * not empty, -ENOTDIR, -ENOENT/-EINVAL for a bad start, or the negative
+ * errno of a write into the destination.
+ */
+int sysdev_capture(struct sysdev *ctx, const char *start, int dest_dirfd, unsigned flags,
+		   struct sysdev_capture_stats *stats);
+
 #ifdef __cplusplus
 }
 #endif

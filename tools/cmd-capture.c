@@ -1,11 +1,56 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* --capture DIR [START]: not written yet (issue: capture, diff, check-udev). */
+/* --capture DIR [START]: copy the tree into the empty DIR (SPEC section 1). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "cli.h"
 
 int cmd_capture(struct sysdev *ctx, const struct options *o)
 {
-	(void)ctx;
-	warnx_("--capture", "not implemented in this build");
-	(void)o;
-	return EXIT_RUNTIME;
+	struct sysdev_capture_stats st;
+	char *devpath = NULL;
+	int fd, err;
+
+	if (o->start) {
+		err = resolve_start(ctx, o->start, &devpath);
+		if (err < 0) {
+			warnx_(o->start, "%s", error_words(err));
+			return EXIT_RUNTIME;
+		}
+	}
+	if (mkdir(o->capture_dir, 0755) < 0 && errno != EEXIST) {
+		warnx_(o->capture_dir, "cannot create the directory: %s", strerror(errno));
+		free(devpath);
+		return EXIT_RUNTIME;
+	}
+	fd = open(o->capture_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		warnx_(o->capture_dir, "cannot open the directory: %s", strerror(errno));
+		free(devpath);
+		return EXIT_RUNTIME;
+	}
+	err = sysdev_capture(ctx, devpath, fd, 0, &st);
+	close(fd);
+	if (err == -ENOTEMPTY) {
+		warnx_(o->capture_dir, "not empty: a capture needs an empty directory (ENOTEMPTY)");
+		free(devpath);
+		return EXIT_RUNTIME;
+	}
+	if (err < 0) {
+		warnx_(o->capture_dir, "capture of %s failed: %s",
+		       syspath_of(ctx, devpath ? devpath : "/devices"), error_words(err));
+		free(devpath);
+		return EXIT_RUNTIME;
+	}
+	warnx_(o->capture_dir,
+	       "captured %s: %lu files, %lu directories, %lu links, %lu skipped "
+	       "(%lu truncated, %lu write-only, %llu bytes)",
+	       syspath_of(ctx, devpath ? devpath : "/devices"), st.files, st.dirs, st.links,
+	       st.skipped, st.truncated, st.write_only, st.bytes);
+	free(devpath);
+	return 0;
 }

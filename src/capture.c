@@ -1,0 +1,744 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Capture: copy S/devices (or the subtree at a devpath, with its ancestors)
+ * and the parts of S/class, S/bus and S/dev that the walk and the device
+ * lookups read, into an empty directory, so that the copy reads back as the
+ * same tree.
+ *
+ * Safety: every file is created relative to a directory descriptor of the
+ * destination, under a single-component name that came from getdents (never
+ * "." or ".."), with O_EXCL and O_NOFOLLOW; directories are opened with
+ * O_NOFOLLOW.  Nothing is ever written outside the destination, whatever
+ * names or links the source holds.  Source files are opened only when they
+ * are regular and readable by someone, with O_NONBLOCK, and read with a
+ * bound.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "capture-private.h"
+#include "libsysdev-private.h"
+
+/* ---- helpers shared with archive.c ---- */
+
+static int cmp_dlist_entry(const void *a, const void *b)
+{
+	return strcmp(((const struct dlist_entry *)a)->name, ((const struct dlist_entry *)b)->name);
+}
+
+int dlist_read(int fd, struct dlist *l)
+{
+	size_t cap = 16384, used = 0;
+	int dfd, err = 0;
+
+	memset(l, 0, sizeof(*l));
+	dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	l->buf = malloc(cap);
+	if (!l->buf) {
+		close(dfd);
+		return -ENOMEM;
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (cap - used < 4096) {
+			char *nb = realloc(l->buf, cap * 2);
+
+			if (!nb) {
+				err = -ENOMEM;
+				goto out;
+			}
+			l->buf = nb;
+			cap *= 2;
+		}
+		n = getdents64(dfd, l->buf + used, cap - used);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			goto out;
+		}
+		if (n == 0)
+			break;
+		used += (size_t)n;
+	}
+	for (size_t off = 0; off < used;) {
+		struct dirent64 *de = (struct dirent64 *)(l->buf + off);
+
+		off += de->d_reclen;
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (l->n == l->cap) {
+			size_t ncap = l->cap ? l->cap * 2 : 64;
+			struct dlist_entry *v = realloc(l->v, ncap * sizeof(*v));
+
+			if (!v) {
+				err = -ENOMEM;
+				goto out;
+			}
+			l->v = v;
+			l->cap = ncap;
+		}
+		l->v[l->n].name = de->d_name;
+		l->v[l->n].type = de->d_type;
+		l->n++;
+	}
+	if (l->n > 1)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_dlist_entry);
+out:
+	close(dfd);
+	if (err < 0)
+		dlist_free(l);
+	return err;
+}
+
+void dlist_free(struct dlist *l)
+{
+	free(l->v);
+	free(l->buf);
+	memset(l, 0, sizeof(*l));
+}
+
+bool name_is_single_component(const char *name)
+{
+	return name && name[0] && strchr(name, '/') == NULL && strcmp(name, ".") != 0 &&
+	       strcmp(name, "..") != 0;
+}
+
+ssize_t copy_read_file(int dirfd, const char *name, const struct stat *st, char *buf,
+		       size_t bound, bool *truncated)
+{
+	struct stat fst;
+	size_t len = 0;
+	ssize_t ret;
+	int fd;
+
+	*truncated = false;
+	if (!S_ISREG(st->st_mode))
+		return -EINVAL;
+	if (!(st->st_mode & (S_IRUSR | S_IRGRP | S_IROTH)))
+		return -EACCES; /* write-only: never opened for reading */
+	fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* it may have been replaced since the lstat: check again */
+	if (fstat(fd, &fst) < 0) {
+		ret = -errno;
+		goto out;
+	}
+	if (!S_ISREG(fst.st_mode)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	/* large reads only: sysfs refuses odd sizes on register windows */
+	while (len <= bound) {
+		ssize_t r = read(fd, buf + len, bound + 1 - len);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			ret = -errno;
+			goto out;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	if (len > bound) {
+		*truncated = true;
+		len = bound;
+	}
+	ret = (ssize_t)len;
+out:
+	close(fd);
+	return ret;
+}
+
+int dir_is_empty(int dirfd)
+{
+	struct dlist l;
+	int err = dlist_read(dirfd, &l);
+
+	if (err < 0)
+		return err;
+	err = l.n == 0;
+	dlist_free(&l);
+	return err;
+}
+
+/* ---- the capture ---- */
+
+struct capture {
+	struct sysdev *ctx;
+	unsigned flags;
+	struct sysdev_capture_stats *st;
+	const char *start;  /* devpath of the start */
+	bool filter_links;  /* keep only links into the start's subtree */
+	int base_fd;        /* destination directory that receives the start */
+	dev_t dest_dev;     /* the destination itself: never copied into itself */
+	ino_t dest_ino;
+	int *dfd;           /* destination directory per depth of the walk */
+	mode_t *dmode;      /* its mode, applied when the walk leaves it */
+	size_t cap;
+	char *buf;          /* SYSDEV_CAPTURE_BIN_MAX + 1 bytes */
+};
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t w = write(fd, buf, len);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		buf += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Create regular file @name in @dfd with @len bytes of @buf and @mode. */
+static int create_file(int dfd, const char *name, const char *buf, size_t len, mode_t mode)
+{
+	int fd, err;
+
+	if (!name_is_single_component(name))
+		return -EINVAL;
+	fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY,
+		    0600);
+	if (fd < 0)
+		return -errno;
+	err = write_all(fd, buf, len);
+	if (err == 0 && fchmod(fd, mode & 07777) < 0)
+		err = -errno;
+	if (close(fd) < 0 && err == 0)
+		err = -errno;
+	return err;
+}
+
+/*
+ * Copy the non-directory entry @name of @sfd into @dfd.  Source trouble is
+ * counted as skipped; destination trouble is returned (negative errno).
+ * @content: whether the file's bytes are wanted at all (slim captures).
+ */
+static int copy_nondir(struct capture *c, int sfd, int dfd, const char *name, bool content)
+{
+	struct stat st;
+	bool truncated;
+	ssize_t len = 0;
+	char *target;
+	int err;
+
+	if (!name_is_single_component(name)) {
+		c->st->skipped++;
+		return 0;
+	}
+	if (fstatat(sfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		c->st->skipped++; /* gone since it was listed */
+		return 0;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		err = readlink_alloc(sfd, name, &target);
+		if (err < 0) {
+			if (err == -ENOMEM)
+				return err;
+			c->st->skipped++;
+			return 0;
+		}
+		/* the link's text, as it is: inside the capture it still resolves */
+		err = symlinkat(target, dfd, name) < 0 ? -errno : 0;
+		free(target);
+		if (err < 0)
+			return err;
+		c->st->links++;
+		return 0;
+	}
+	if (S_ISDIR(st.st_mode))
+		return 0; /* the caller's business */
+	if (!S_ISREG(st.st_mode)) {
+		c->st->skipped++; /* FIFO, socket, device node: never opened */
+		return 0;
+	}
+	if (!(st.st_mode & (S_IRUSR | S_IRGRP | S_IROTH))) {
+		c->st->write_only++;
+	} else if (!content || ((c->flags & SYSDEV_CAPTURE_PUBLIC) && !(st.st_mode & S_IROTH))) {
+		c->st->emptied++;
+	} else {
+		/* sysfs gives text attributes a size of one page, binary ones their own */
+		size_t bound = st.st_size > 4096 ? SYSDEV_CAPTURE_BIN_MAX : SYSDEV_CAPTURE_TEXT_MAX;
+
+		len = copy_read_file(sfd, name, &st, c->buf, bound, &truncated);
+		if (len < 0) {
+			c->st->skipped++;
+			len = 0;
+		} else if (truncated) {
+			c->st->truncated++;
+		}
+	}
+	err = create_file(dfd, name, c->buf, (size_t)len, st.st_mode);
+	if (err < 0)
+		return err;
+	c->st->files++;
+	c->st->bytes += (unsigned long long)len;
+	return 0;
+}
+
+/* Which files keep their contents in a slim capture. */
+static bool slim_wants(const struct capture *c, const char *name, bool in_power)
+{
+	if (!(c->flags & SYSDEV_CAPTURE_SLIM))
+		return true;
+	return in_power || strcmp(name, "uevent") == 0 || strcmp(name, "dev") == 0;
+}
+
+/* Copy every non-directory entry of @sfd into @dfd. */
+static int copy_nondirs(struct capture *c, int sfd, int dfd, bool in_power)
+{
+	struct dlist l;
+	int err;
+
+	err = dlist_read(sfd, &l);
+	if (err < 0) {
+		if (err == -ENOMEM)
+			return err;
+		c->st->skipped++;
+		return 0;
+	}
+	for (size_t i = 0; i < l.n && err == 0; i++)
+		if (l.v[i].type != DT_DIR)
+			err = copy_nondir(c, sfd, dfd, l.v[i].name,
+					  slim_wants(c, l.v[i].name, in_power));
+	dlist_free(&l);
+	return err;
+}
+
+static int grow(struct capture *c, size_t depth)
+{
+	if (depth < c->cap)
+		return 0;
+	size_t ncap = c->cap ? c->cap * 2 : 64;
+
+	while (ncap <= depth)
+		ncap *= 2;
+	int *d = realloc(c->dfd, ncap * sizeof(*d));
+
+	if (!d)
+		return -ENOMEM;
+	c->dfd = d;
+	mode_t *m = realloc(c->dmode, ncap * sizeof(*m));
+
+	if (!m)
+		return -ENOMEM;
+	c->dmode = m;
+	for (size_t i = c->cap; i < ncap; i++)
+		c->dfd[i] = -1;
+	c->cap = ncap;
+	return 0;
+}
+
+static int cap_enter(const struct sysdev_node *node, void *data)
+{
+	struct capture *c = data;
+	unsigned depth = sysdev_node_get_depth(node);
+	const char *name = sysdev_node_get_name(node);
+	int sfd = sysdev_node_get_dirfd(node);
+	int pfd, fd, err;
+	mode_t mode = 0755;
+	struct stat st;
+	bool in_power;
+
+	err = grow(c, depth);
+	if (err < 0)
+		return err;
+	c->dfd[depth] = -1;
+	pfd = depth == 0 ? c->base_fd : c->dfd[depth - 1];
+	if (pfd < 0)
+		return SYSDEV_WALK_SKIP; /* below a skipped directory */
+	if (!name_is_single_component(name)) {
+		c->st->skipped++;
+		return SYSDEV_WALK_SKIP;
+	}
+	if (sfd >= 0 && fstat(sfd, &st) == 0) {
+		if (st.st_dev == c->dest_dev && st.st_ino == c->dest_ino) {
+			/* the destination lies inside the source: not into itself */
+			c->st->skipped++;
+			return SYSDEV_WALK_SKIP;
+		}
+		mode = st.st_mode & 07777;
+	}
+	if (mkdirat(pfd, name, 0700) < 0)
+		return -errno;
+	fd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	c->dfd[depth] = fd;
+	c->dmode[depth] = mode;
+	c->st->dirs++;
+	if (sfd < 0 || sysdev_node_get_error(node) < 0) {
+		c->st->skipped++; /* unreadable: kept as an empty directory */
+		return 0;
+	}
+	in_power = sysdev_node_get_kind(node) == SYSDEV_KIND_ATTR_GROUP && strcmp(name, "power") == 0;
+	for (size_t i = 0;; i++) {
+		unsigned char type;
+		const char *e = sysdev_node_get_entry_at(node, i, &type);
+
+		if (!e)
+			break;
+		if (type == DT_DIR)
+			continue; /* the walk comes to it */
+		err = copy_nondir(c, sfd, fd, e, slim_wants(c, e, in_power));
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+static int cap_leave(const struct sysdev_node *node, void *data)
+{
+	struct capture *c = data;
+	unsigned depth = sysdev_node_get_depth(node);
+	int err = 0;
+
+	if (depth >= c->cap || c->dfd[depth] < 0)
+		return 0;
+	if (fchmod(c->dfd[depth], c->dmode[depth]) < 0)
+		err = -errno;
+	close(c->dfd[depth]);
+	c->dfd[depth] = -1;
+	return err;
+}
+
+/*
+ * Open (creating in the destination) subdirectory @name of @sfd / @dfd.
+ * A source symlink is copied as a link and not entered: returns 0 with the
+ * fds at -1, as for a missing source.  Returns 1 with both fds open.
+ */
+static int mirror_dir(struct capture *c, int sfd, int dfd, const char *name, int *nsfd,
+		      int *ndfd, mode_t *mode)
+{
+	struct stat st;
+
+	*nsfd = *ndfd = -1;
+	if (fstatat(sfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return 0;
+	if (!S_ISDIR(st.st_mode))
+		return S_ISLNK(st.st_mode) ? copy_nondir(c, sfd, dfd, name, false) : 0;
+	*nsfd = openat(sfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (*nsfd < 0) {
+		c->st->skipped++;
+		return 0;
+	}
+	if (mkdirat(dfd, name, 0700) < 0 ||
+	    (*ndfd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+		int err = -errno;
+
+		close(*nsfd);
+		*nsfd = -1;
+		return err;
+	}
+	*mode = st.st_mode & 07777;
+	c->st->dirs++;
+	return 1;
+}
+
+static int mirror_done(int sfd, int dfd, mode_t mode, int err)
+{
+	if (sfd >= 0)
+		close(sfd);
+	if (dfd >= 0) {
+		if (fchmod(dfd, mode) < 0 && err == 0)
+			err = -errno;
+		close(dfd);
+	}
+	return err;
+}
+
+/* Whether a link found in @dir_devpath with @target is wanted in the capture. */
+static bool link_wanted(const struct capture *c, const char *dir_devpath, const char *target)
+{
+	size_t len = strlen(c->start);
+	char *res;
+	bool ok;
+
+	if (!c->filter_links)
+		return true;
+	res = resolve_link_target(c->ctx->root, dir_devpath, target);
+	ok = res && strncmp(res, c->start, len) == 0 && (res[len] == '/' || res[len] == '\0');
+	free(res);
+	return ok;
+}
+
+/* Copy the symlinks of @sfd (the directory at @devpath) that point where wanted. */
+static int copy_links(struct capture *c, int sfd, int dfd, const char *devpath)
+{
+	struct dlist l;
+	int err;
+
+	err = dlist_read(sfd, &l);
+	if (err < 0) {
+		if (err == -ENOMEM)
+			return err;
+		c->st->skipped++;
+		return 0;
+	}
+	for (size_t i = 0; i < l.n && err == 0; i++) {
+		char *target;
+
+		if (l.v[i].type != DT_LNK && l.v[i].type != DT_UNKNOWN)
+			continue;
+		if (readlink_alloc(sfd, l.v[i].name, &target) < 0)
+			continue; /* not a link after all */
+		if (link_wanted(c, devpath, target))
+			err = copy_nondir(c, sfd, dfd, l.v[i].name, false);
+		free(target);
+	}
+	dlist_free(&l);
+	return err;
+}
+
+/* Directory names only (bus/NAME/drivers/DRIVER), each created empty. */
+static int copy_dir_names(struct capture *c, int sfd, int dfd)
+{
+	struct dlist l;
+	int err;
+
+	err = dlist_read(sfd, &l);
+	if (err < 0)
+		return err == -ENOMEM ? err : 0;
+	for (size_t i = 0; i < l.n && err == 0; i++) {
+		int s2, d2;
+		mode_t mode;
+
+		if (l.v[i].type != DT_DIR && l.v[i].type != DT_UNKNOWN)
+			continue;
+		err = mirror_dir(c, sfd, dfd, l.v[i].name, &s2, &d2, &mode);
+		if (err > 0)
+			err = mirror_done(s2, d2, mode, 0);
+	}
+	dlist_free(&l);
+	return err;
+}
+
+/* S/class/NAME/LINK, S/bus/NAME/{devices/LINK,drivers/NAME}, S/dev/{block,char}/LINK. */
+static int copy_subsystems(struct capture *c, int dest)
+{
+	int root = c->ctx->root_fd, err, sfd, dfd;
+	mode_t mode;
+	struct dlist l;
+	char *devpath;
+
+	/* class */
+	err = mirror_dir(c, root, dest, "class", &sfd, &dfd, &mode);
+	if (err > 0) {
+		err = dlist_read(sfd, &l);
+		if (err == 0) {
+			for (size_t i = 0; i < l.n && err == 0; i++) {
+				int s2, d2;
+				mode_t m2;
+
+				err = mirror_dir(c, sfd, dfd, l.v[i].name, &s2, &d2, &m2);
+				if (err <= 0)
+					continue;
+				if (asprintf(&devpath, "/class/%s", l.v[i].name) < 0) {
+					err = mirror_done(s2, d2, m2, -ENOMEM);
+					break;
+				}
+				err = copy_links(c, s2, d2, devpath);
+				free(devpath);
+				err = mirror_done(s2, d2, m2, err);
+			}
+			dlist_free(&l);
+		} else if (err != -ENOMEM) {
+			c->st->skipped++;
+			err = 0;
+		}
+		err = mirror_done(sfd, dfd, mode, err);
+	}
+	if (err < 0)
+		return err;
+
+	/* bus */
+	err = mirror_dir(c, root, dest, "bus", &sfd, &dfd, &mode);
+	if (err > 0) {
+		err = dlist_read(sfd, &l);
+		if (err == 0) {
+			for (size_t i = 0; i < l.n && err == 0; i++) {
+				int s2, d2, s3, d3;
+				mode_t m2, m3;
+
+				err = mirror_dir(c, sfd, dfd, l.v[i].name, &s2, &d2, &m2);
+				if (err <= 0)
+					continue;
+				err = mirror_dir(c, s2, d2, "devices", &s3, &d3, &m3);
+				if (err > 0) {
+					if (asprintf(&devpath, "/bus/%s/devices", l.v[i].name) < 0) {
+						err = -ENOMEM;
+					} else {
+						err = copy_links(c, s3, d3, devpath);
+						free(devpath);
+					}
+					err = mirror_done(s3, d3, m3, err);
+				}
+				if (err == 0) {
+					err = mirror_dir(c, s2, d2, "drivers", &s3, &d3, &m3);
+					if (err > 0)
+						err = mirror_done(s3, d3, m3, copy_dir_names(c, s3, d3));
+				}
+				err = mirror_done(s2, d2, m2, err);
+			}
+			dlist_free(&l);
+		} else if (err != -ENOMEM) {
+			c->st->skipped++;
+			err = 0;
+		}
+		err = mirror_done(sfd, dfd, mode, err);
+	}
+	if (err < 0)
+		return err;
+
+	/* dev */
+	err = mirror_dir(c, root, dest, "dev", &sfd, &dfd, &mode);
+	if (err > 0) {
+		static const char *const kinds[] = {"block", "char"};
+
+		err = 0;
+		for (size_t i = 0; i < ARRAY_SIZE(kinds) && err == 0; i++) {
+			int s2, d2;
+			mode_t m2;
+
+			err = mirror_dir(c, sfd, dfd, kinds[i], &s2, &d2, &m2);
+			if (err <= 0)
+				continue;
+			err = copy_links(c, s2, d2, i == 0 ? "/dev/block" : "/dev/char");
+			err = mirror_done(s2, d2, m2, err);
+		}
+		err = mirror_done(sfd, dfd, mode, err);
+	}
+	return err < 0 ? err : 0;
+}
+
+struct ancestor {
+	int fd;
+	mode_t mode;
+};
+
+_public_ int sysdev_capture(struct sysdev *ctx, const char *start, int dest_dirfd, unsigned flags,
+			    struct sysdev_capture_stats *stats)
+{
+	struct sysdev_capture_stats local;
+	struct capture c = {0};
+	struct sysdev_walk_stats ws;
+	struct ancestor *anc = NULL;
+	size_t nanc = 0;
+	struct stat st;
+	char *path = NULL;
+	int err, sfd = -1;
+
+	if (!ctx || dest_dirfd < 0)
+		return -EINVAL;
+	if (!start)
+		start = "/devices";
+	if (!devpath_is_valid(start))
+		return -EINVAL;
+	if (!stats)
+		stats = &local;
+	memset(stats, 0, sizeof(*stats));
+	if (fstat(dest_dirfd, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	err = dir_is_empty(dest_dirfd);
+	if (err < 0)
+		return err;
+	if (err == 0)
+		return -ENOTEMPTY;
+	err = sysdev_classify(ctx, start); /* the start exists and is under S/devices */
+	if (err < 0)
+		return err;
+
+	c.ctx = ctx;
+	c.flags = flags;
+	c.st = stats;
+	c.start = start;
+	c.filter_links = strcmp(start, "/devices") != 0;
+	c.dest_dev = st.st_dev;
+	c.dest_ino = st.st_ino;
+	c.buf = malloc(SYSDEV_CAPTURE_BIN_MAX + 1);
+	path = strdup(start);
+	if (!c.buf || !path) {
+		err = -ENOMEM;
+		goto out;
+	}
+
+	/* The ancestors of the start: directories with their files and links. */
+	c.base_fd = dest_dirfd;
+	sfd = openat(ctx->root_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (sfd < 0) {
+		err = -errno;
+		goto out;
+	}
+	for (char *comp = path + 1, *slash; (slash = strchr(comp, '/')); comp = slash + 1) {
+		struct ancestor *na;
+		int s2, d2;
+		mode_t mode = 0755;
+
+		*slash = '\0';
+		na = realloc(anc, (nanc + 1) * sizeof(*anc));
+		if (!na) {
+			err = -ENOMEM;
+			goto out;
+		}
+		anc = na;
+		err = mirror_dir(&c, sfd, c.base_fd, comp, &s2, &d2, &mode);
+		if (err <= 0) {
+			err = err < 0 ? err : -ENOENT;
+			goto out;
+		}
+		anc[nanc].fd = d2;
+		anc[nanc].mode = mode;
+		nanc++;
+		close(sfd);
+		sfd = s2;
+		c.base_fd = d2;
+		if (nanc > 1) { /* "devices" itself holds no files worth a look */
+			err = copy_nondirs(&c, sfd, d2, false);
+			if (err < 0)
+				goto out;
+		}
+	}
+
+	err = sysdev_walk(ctx, start, SYSDEV_WALK_ATTR_GROUPS | SYSDEV_WALK_NO_LINKS, -1, cap_enter,
+			  cap_leave, &c, &ws);
+	stats->skipped += ws.too_deep + ws.vanished;
+	if (err < 0)
+		goto out;
+	err = copy_subsystems(&c, dest_dirfd);
+out:
+	for (size_t i = 0; i < c.cap; i++)
+		if (c.dfd[i] >= 0)
+			close(c.dfd[i]);
+	for (size_t i = nanc; i-- > 0;) {
+		if (fchmod(anc[i].fd, anc[i].mode) < 0 && err == 0)
+			err = -errno;
+		close(anc[i].fd);
+	}
+	if (sfd >= 0)
+		close(sfd);
+	free(anc);
+	free(c.dfd);
+	free(c.dmode);
+	free(c.buf);
+	free(path);
+	return err;
+}
