@@ -261,12 +261,25 @@ int main(int argc, char **argv)
 	struct options o = {.depth = -1};
 	enum color_mode color = COLOR_AUTO;
 	struct sysdev *ctx = NULL;
-	int c, err, modes = 0, ret;
+	int c, err, modes = 0, ret, cur = 1;
 
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	signal(SIGPIPE, SIG_IGN);
-	while ((c = getopt_long(argc, argv, "r:JaApd:s:P:E:ShV", longopts, NULL)) != -1) {
+	/* our own messages: getopt's start with argv[0], a full path when run so */
+	opterr = 0;
+	while ((cur = optind, c = getopt_long(argc, argv, ":r:JaApd:s:P:E:ShV", longopts, NULL)) != -1) {
 		switch (c) {
+		case ':':
+		case '?': {
+			char shortopt[3] = {'-', (char)optopt, '\0'};
+			const char *what = cur < argc && strncmp(argv[cur], "--", 2) == 0 ? argv[cur]
+											   : shortopt;
+
+			warnx_(what, "%s", c == ':' ? "this option needs an argument"
+					       : "unknown option, or a value given to an option that takes none");
+			fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
+			return EXIT_USAGE;
+		}
 		case 'r':
 			o.root = optarg;
 			break;
