@@ -1,0 +1,818 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The fixture archive: a directory tree as lines of text (see the header for
+ * the format).  The packer walks a tree with directory descriptors; the
+ * unpacker parses a buffer line by line and, given a destination, creates
+ * each entry below it, one component at a time with O_NOFOLLOW.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "capture-private.h"
+#include "libsysdev-private.h"
+
+#define ARCHIVE_HEADER "sysdev-archive 1"
+#define ARCHIVE_FILE_MAX ((size_t)SYSDEV_CAPTURE_BIN_MAX * 16)
+#define ARCHIVE_PATH_MAX 65536
+#define ARCHIVE_DEPTH_MAX 4096
+#define ARCHIVE_INPUT_MAX ((size_t)1 << 30)
+
+/* ---- pack ---- */
+
+struct out {
+	int fd;
+	int err;
+	size_t n;
+	char buf[65536];
+};
+
+static void out_flush(struct out *o)
+{
+	size_t off = 0;
+
+	while (o->err == 0 && off < o->n) {
+		ssize_t w = write(o->fd, o->buf + off, o->n - off);
+
+		if (w < 0) {
+			if (errno != EINTR)
+				o->err = -errno;
+			continue;
+		}
+		off += (size_t)w;
+	}
+	o->n = 0;
+}
+
+static void out_put(struct out *o, const char *s, size_t len)
+{
+	while (len > 0 && o->err == 0) {
+		size_t k = sizeof(o->buf) - o->n;
+
+		if (k == 0) {
+			out_flush(o);
+			continue;
+		}
+		if (k > len)
+			k = len;
+		memcpy(o->buf + o->n, s, k);
+		o->n += k;
+		s += k;
+		len -= k;
+	}
+}
+
+static void out_str(struct out *o, const char *s)
+{
+	out_put(o, s, strlen(s));
+}
+
+static void out_quoted(struct out *o, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	char esc[4];
+
+	out_put(o, "\"", 1);
+	for (size_t i = 0; i < len; i++) {
+		unsigned char b = (unsigned char)s[i];
+		size_t start = i;
+
+		/* runs of plain bytes in one go */
+		while (i < len && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] <= 0x7e &&
+		       s[i] != '"' && s[i] != '\\')
+			i++;
+		if (i > start) {
+			out_put(o, s + start, i - start);
+			if (i == len)
+				break;
+			b = (unsigned char)s[i];
+		}
+		switch (b) {
+		case '\\':
+			out_put(o, "\\\\", 2);
+			break;
+		case '"':
+			out_put(o, "\\\"", 2);
+			break;
+		case '\n':
+			out_put(o, "\\n", 2);
+			break;
+		case '\t':
+			out_put(o, "\\t", 2);
+			break;
+		case '\r':
+			out_put(o, "\\r", 2);
+			break;
+		default:
+			esc[0] = '\\';
+			esc[1] = 'x';
+			esc[2] = hex[b >> 4];
+			esc[3] = hex[b & 15];
+			out_put(o, esc, 4);
+		}
+	}
+	out_put(o, "\"", 1);
+}
+
+static void out_entry(struct out *o, char type, mode_t mode, const char *path, const char *data,
+		      size_t dlen, bool has_data)
+{
+	char head[16];
+
+	snprintf(head, sizeof(head), "%c %04o ", type, (unsigned)(mode & 07777));
+	out_str(o, head);
+	out_quoted(o, path, strlen(path));
+	if (has_data) {
+		out_put(o, " ", 1);
+		out_quoted(o, data, dlen);
+	}
+	out_put(o, "\n", 1);
+}
+
+struct packer {
+	struct out *o;
+	struct sysdev_capture_stats *st;
+	char *buf; /* ARCHIVE_FILE_MAX + 1 */
+	char *path;
+	size_t path_cap;
+};
+
+static int path_set(struct packer *p, size_t plen, const char *name)
+{
+	size_t nlen = strlen(name), need = plen + nlen + 2;
+
+	if (need > p->path_cap) {
+		char *np = realloc(p->path, need * 2);
+
+		if (!np)
+			return -ENOMEM;
+		p->path = np;
+		p->path_cap = need * 2;
+	}
+	if (plen)
+		p->path[plen++] = '/';
+	memcpy(p->path + plen, name, nlen + 1);
+	return 0;
+}
+
+static int pack_dir(struct packer *p, int fd, size_t plen, unsigned depth)
+{
+	struct dlist l;
+	int err;
+
+	if (depth >= ARCHIVE_DEPTH_MAX) {
+		p->st->skipped++;
+		return 0;
+	}
+	err = dlist_read(fd, &l);
+	if (err < 0) {
+		if (err == -ENOMEM)
+			return err;
+		p->st->skipped++;
+		return 0;
+	}
+	for (size_t i = 0; i < l.n && err == 0 && p->o->err == 0; i++) {
+		const char *name = l.v[i].name;
+		struct stat st;
+
+		if (!name_is_single_component(name) ||
+		    fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			p->st->skipped++;
+			continue;
+		}
+		err = path_set(p, plen, name);
+		if (err < 0)
+			break;
+		if (S_ISDIR(st.st_mode)) {
+			size_t nlen = strlen(p->path);
+			int cfd;
+
+			out_entry(p->o, 'd', st.st_mode, p->path, NULL, 0, false);
+			p->st->dirs++;
+			cfd = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (cfd < 0) {
+				p->st->skipped++;
+				continue;
+			}
+			err = pack_dir(p, cfd, nlen, depth + 1);
+			close(cfd);
+		} else if (S_ISLNK(st.st_mode)) {
+			char *target;
+
+			err = readlink_alloc(fd, name, &target);
+			if (err < 0) {
+				if (err != -ENOMEM) {
+					p->st->skipped++;
+					err = 0;
+				}
+				continue;
+			}
+			out_entry(p->o, 'l', 0777, p->path, target, strlen(target), true);
+			free(target);
+			p->st->links++;
+		} else if (S_ISREG(st.st_mode)) {
+			ssize_t len = 0;
+			bool truncated = false;
+
+			if (!(st.st_mode & 0444) && st.st_size == 0) {
+				p->st->write_only++;
+			} else {
+				len = copy_read_file(fd, name, &st, p->buf, ARCHIVE_FILE_MAX,
+						     &truncated);
+				if (truncated) {
+					err = -EFBIG;
+					break;
+				}
+				if (len < 0) {
+					p->st->skipped++;
+					continue;
+				}
+			}
+			out_entry(p->o, 'f', st.st_mode, p->path, p->buf, (size_t)len, true);
+			p->st->files++;
+			p->st->bytes += (unsigned long long)len;
+		} else {
+			p->st->skipped++; /* FIFO, socket, device node */
+		}
+	}
+	dlist_free(&l);
+	return err;
+}
+
+_public_ int sysdev_archive_pack(int src_dirfd, int out_fd, unsigned flags,
+				 struct sysdev_capture_stats *stats)
+{
+	struct sysdev_capture_stats local;
+	struct packer p = {0};
+	int err;
+
+	if (src_dirfd < 0 || out_fd < 0 || flags != 0)
+		return -EINVAL;
+	if (!stats)
+		stats = &local;
+	memset(stats, 0, sizeof(*stats));
+	p.o = malloc(sizeof(*p.o));
+	p.buf = malloc(ARCHIVE_FILE_MAX + 1);
+	if (!p.o || !p.buf) {
+		err = -ENOMEM;
+		goto out;
+	}
+	p.o->fd = out_fd;
+	p.o->err = 0;
+	p.o->n = 0;
+	p.st = stats;
+	out_str(p.o, ARCHIVE_HEADER "\n");
+	err = path_set(&p, 0, "");
+	if (err == 0)
+		err = pack_dir(&p, src_dirfd, 0, 0);
+	out_flush(p.o);
+	if (err == 0)
+		err = p.o->err;
+out:
+	free(p.o);
+	free(p.buf);
+	free(p.path);
+	return err;
+}
+
+/* ---- unpack ---- */
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * Parse a quoted string at *@pp (before @end) into @out (room for at least
+ * end - *pp bytes); *@pp moves past the closing quote.
+ */
+static int parse_quoted(const char **pp, const char *end, char *out, size_t *olen)
+{
+	const char *p = *pp;
+	size_t n = 0;
+
+	if (p >= end || *p != '"')
+		return -EBADMSG;
+	p++;
+	for (;;) {
+		unsigned char c;
+		int h, l;
+
+		if (p >= end)
+			return -EBADMSG; /* no closing quote on this line */
+		c = (unsigned char)*p++;
+		if (c == '"')
+			break;
+		if (c < 0x20 || c > 0x7e)
+			return -EBADMSG; /* raw control or non-ASCII byte */
+		if (c != '\\') {
+			out[n++] = (char)c;
+			continue;
+		}
+		if (p >= end)
+			return -EBADMSG;
+		c = (unsigned char)*p++;
+		switch (c) {
+		case '\\':
+		case '"':
+			out[n++] = (char)c;
+			break;
+		case 'n':
+			out[n++] = '\n';
+			break;
+		case 't':
+			out[n++] = '\t';
+			break;
+		case 'r':
+			out[n++] = '\r';
+			break;
+		case 'x':
+			if (end - p < 2)
+				return -EBADMSG;
+			h = hexval(p[0]);
+			l = hexval(p[1]);
+			if (h < 0 || l < 0)
+				return -EBADMSG;
+			out[n++] = (char)(h * 16 + l);
+			p += 2;
+			break;
+		default:
+			return -EBADMSG;
+		}
+	}
+	*pp = p;
+	*olen = n;
+	return 0;
+}
+
+/* A relative path of safe components; returns its number of components. */
+static int check_path(const char *s, size_t len)
+{
+	size_t start = 0;
+	int n = 0;
+
+	if (len == 0 || len > ARCHIVE_PATH_MAX || memchr(s, '\0', len))
+		return -EINVAL;
+	for (size_t i = 0; i <= len; i++) {
+		if (i < len && s[i] != '/')
+			continue;
+		size_t clen = i - start;
+
+		if (clen == 0 || clen > NAME_MAX)
+			return -EINVAL; /* absolute, "//", trailing "/", too long */
+		if ((clen == 1 && s[start] == '.') ||
+		    (clen == 2 && s[start] == '.' && s[start + 1] == '.'))
+			return -EINVAL;
+		if (++n > ARCHIVE_DEPTH_MAX)
+			return -EINVAL;
+		start = i + 1;
+	}
+	return n;
+}
+
+/*
+ * A link target: zero or more leading "..", then names; never absolute,
+ * never "." or empty components, never climbing above the top from the
+ * link's directory (at @dir_depth).  Followed physically, such a link stays
+ * inside the tree too, since every directory of an unpacked tree is real.
+ */
+static int check_target(const char *s, size_t len, int dir_depth)
+{
+	size_t start = 0;
+	bool names = false;
+	int up = 0;
+
+	if (len == 0 || len > ARCHIVE_PATH_MAX || memchr(s, '\0', len) || s[0] == '/')
+		return -EINVAL;
+	for (size_t i = 0; i <= len; i++) {
+		if (i < len && s[i] != '/')
+			continue;
+		size_t clen = i - start;
+
+		if (clen == 0 || clen > NAME_MAX || (clen == 1 && s[start] == '.'))
+			return -EINVAL;
+		if (clen == 2 && s[start] == '.' && s[start + 1] == '.') {
+			if (names || ++up > dir_depth)
+				return -EINVAL;
+		} else {
+			names = true;
+		}
+		start = i + 1;
+	}
+	return 0;
+}
+
+struct dirrec {
+	size_t off;   /* path in the arena */
+	size_t line;
+	mode_t mode;
+};
+
+struct unpacker {
+	int top;
+	int cfd;        /* cached parent directory */
+	char *cpath;    /* its path (components joined by '/') */
+	size_t clen, ccap;
+	bool cvalid;
+	char *tmp;      /* scratch for component names */
+	size_t tmp_cap;
+	struct dirrec *dirs;
+	size_t ndirs, dirs_cap;
+	char *arena;
+	size_t arena_len, arena_cap;
+};
+
+/* Open directory @path[0..len) below the top, one component at a time. */
+static int open_dir_path(struct unpacker *u, const char *path, size_t len, int *out)
+{
+	int fd, nfd;
+	size_t start = 0;
+
+	if (len + 1 > u->tmp_cap) {
+		char *t = realloc(u->tmp, len + 1);
+
+		if (!t)
+			return -ENOMEM;
+		u->tmp = t;
+		u->tmp_cap = len + 1;
+	}
+	memcpy(u->tmp, path, len);
+	u->tmp[len] = '\0';
+	fd = openat(u->top, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (size_t i = 0; i <= len && len > 0; i++) {
+		if (i < len && u->tmp[i] != '/')
+			continue;
+		u->tmp[i] = '\0';
+		nfd = openat(fd, u->tmp + start, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		close(fd);
+		if (nfd < 0)
+			return errno == ELOOP || errno == ENOTDIR ? -ENOENT : -errno;
+		fd = nfd;
+		start = i + 1;
+	}
+	*out = fd;
+	return 0;
+}
+
+/* The directory that holds @path (its last component is the name). */
+static int get_parent(struct unpacker *u, const char *path, size_t dirlen, int *fd)
+{
+	int err;
+
+	if (dirlen == 0) {
+		*fd = u->top;
+		return 0;
+	}
+	if (u->cvalid && u->clen == dirlen && memcmp(u->cpath, path, dirlen) == 0) {
+		*fd = u->cfd;
+		return 0;
+	}
+	if (u->cvalid) {
+		close(u->cfd);
+		u->cvalid = false;
+	}
+	err = open_dir_path(u, path, dirlen, &u->cfd);
+	if (err < 0)
+		return err;
+	if (dirlen > u->ccap) {
+		char *c = realloc(u->cpath, dirlen);
+
+		if (!c) {
+			close(u->cfd);
+			return -ENOMEM;
+		}
+		u->cpath = c;
+		u->ccap = dirlen;
+	}
+	memcpy(u->cpath, path, dirlen);
+	u->clen = dirlen;
+	u->cvalid = true;
+	*fd = u->cfd;
+	return 0;
+}
+
+static int record_dir(struct unpacker *u, const char *path, size_t len, mode_t mode, size_t line)
+{
+	if (u->arena_len + len + 1 > u->arena_cap) {
+		size_t ncap = (u->arena_cap + len + 1) * 2;
+		char *a = realloc(u->arena, ncap);
+
+		if (!a)
+			return -ENOMEM;
+		u->arena = a;
+		u->arena_cap = ncap;
+	}
+	if (u->ndirs == u->dirs_cap) {
+		size_t ncap = u->dirs_cap ? u->dirs_cap * 2 : 256;
+		struct dirrec *d = realloc(u->dirs, ncap * sizeof(*d));
+
+		if (!d)
+			return -ENOMEM;
+		u->dirs = d;
+		u->dirs_cap = ncap;
+	}
+	memcpy(u->arena + u->arena_len, path, len);
+	u->arena[u->arena_len + len] = '\0';
+	u->dirs[u->ndirs].off = u->arena_len;
+	u->dirs[u->ndirs].line = line;
+	u->dirs[u->ndirs].mode = mode;
+	u->ndirs++;
+	u->arena_len += len + 1;
+	return 0;
+}
+
+static int write_all_fd(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t w = write(fd, buf, len);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		buf += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Create one entry; @path has no NUL inside and is checked. */
+static int create_entry(struct unpacker *u, char type, mode_t mode, const char *path, size_t plen,
+			const char *data, size_t dlen, size_t line)
+{
+	const char *slash = memrchr(path, '/', plen);
+	size_t dirlen = slash ? (size_t)(slash - path) : 0;
+	const char *name = slash ? slash + 1 : path;
+	size_t nlen = plen - (size_t)(name - path);
+	char cname[NAME_MAX + 1];
+	int pfd, fd, err;
+
+	memcpy(cname, name, nlen);
+	cname[nlen] = '\0';
+	err = get_parent(u, path, dirlen, &pfd);
+	if (err < 0)
+		return err;
+	switch (type) {
+	case 'd':
+		if (mkdirat(pfd, cname, 0700) < 0)
+			return -errno;
+		return record_dir(u, path, plen, mode, line);
+	case 'l': {
+		char *target = strndup(data, dlen);
+
+		if (!target)
+			return -ENOMEM;
+		err = symlinkat(target, pfd, cname) < 0 ? -errno : 0;
+		free(target);
+		return err;
+	}
+	default:
+		fd = openat(pfd, cname, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY,
+			    0600);
+		if (fd < 0)
+			return -errno;
+		err = write_all_fd(fd, data, dlen);
+		if (err == 0 && fchmod(fd, mode) < 0)
+			err = -errno;
+		if (close(fd) < 0 && err == 0)
+			err = -errno;
+		return err;
+	}
+}
+
+/* Apply the directories' modes, deepest (latest) first. */
+static int apply_dir_modes(struct unpacker *u, size_t *bad_line)
+{
+	for (size_t i = u->ndirs; i-- > 0;) {
+		const char *path = u->arena + u->dirs[i].off;
+		size_t plen = strlen(path);
+		const char *slash = strrchr(path, '/');
+		size_t dirlen = slash ? (size_t)(slash - path) : 0;
+		int pfd, fd, err;
+
+		err = get_parent(u, path, dirlen, &pfd);
+		if (err == 0) {
+			fd = openat(pfd, slash ? slash + 1 : path,
+				    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (fd < 0) {
+				err = -errno;
+			} else {
+				if (fchmod(fd, u->dirs[i].mode) < 0)
+					err = -errno;
+				close(fd);
+			}
+		}
+		(void)plen;
+		if (err < 0) {
+			*bad_line = u->dirs[i].line;
+			return err;
+		}
+	}
+	return 0;
+}
+
+static int parse_mode(const char *p, const char *end, mode_t *mode)
+{
+	unsigned v = 0;
+
+	if (end - p < 4)
+		return -EBADMSG;
+	for (int i = 0; i < 4; i++) {
+		if (p[i] < '0' || p[i] > '7')
+			return -EBADMSG;
+		v = v * 8 + (unsigned)(p[i] - '0');
+	}
+	*mode = (mode_t)v;
+	return 0;
+}
+
+_public_ int sysdev_archive_unpack_buffer(const char *buf, size_t len, int dest_dirfd,
+					  size_t *bad_line)
+{
+	struct unpacker u = {.top = dest_dirfd, .cfd = -1};
+	const char *p = buf, *end = buf + len;
+	char *scratch = NULL;
+	size_t scratch_cap = 0, line = 0, dummy;
+	int err = 0;
+
+	if (!bad_line)
+		bad_line = &dummy;
+	*bad_line = 0;
+	if (!buf && len)
+		return -EINVAL;
+	if (dest_dirfd >= 0) {
+		err = dir_is_empty(dest_dirfd);
+		if (err < 0)
+			return err;
+		if (err == 0)
+			return -ENOTEMPTY;
+		err = 0;
+	}
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end, *q;
+		size_t llen = (size_t)(le - p), plen, dlen = 0;
+		char type, *path, *data = NULL;
+		mode_t mode;
+		int depth;
+
+		line++;
+		*bad_line = line;
+		if (line == 1) {
+			if (llen != strlen(ARCHIVE_HEADER) || memcmp(p, ARCHIVE_HEADER, llen) != 0) {
+				err = -EBADMSG;
+				break;
+			}
+			goto next;
+		}
+		if (llen == 0 || p[0] == '#')
+			goto next;
+		/* two decoded strings fit in twice the line */
+		if (llen * 2 + 2 > scratch_cap) {
+			char *s = realloc(scratch, llen * 2 + 2);
+
+			if (!s) {
+				err = -ENOMEM;
+				break;
+			}
+			scratch = s;
+			scratch_cap = llen * 2 + 2;
+		}
+		type = p[0];
+		if ((type != 'd' && type != 'f' && type != 'l') || llen < 2 || p[1] != ' ') {
+			err = -EBADMSG;
+			break;
+		}
+		q = p + 2;
+		err = parse_mode(q, le, &mode);
+		if (err < 0)
+			break;
+		q += 4;
+		if (q >= le || *q != ' ') {
+			err = -EBADMSG;
+			break;
+		}
+		q++;
+		path = scratch;
+		err = parse_quoted(&q, le, path, &plen);
+		if (err < 0)
+			break;
+		if (type != 'd') {
+			if (q >= le || *q != ' ') {
+				err = -EBADMSG;
+				break;
+			}
+			q++;
+			data = scratch + llen + 1;
+			err = parse_quoted(&q, le, data, &dlen);
+			if (err < 0)
+				break;
+		}
+		if (q != le) {
+			err = -EBADMSG; /* trailing bytes */
+			break;
+		}
+		if (type == 'l' && mode != 0777) {
+			err = -EBADMSG;
+			break;
+		}
+		depth = check_path(path, plen);
+		if (depth < 0) {
+			err = depth;
+			break;
+		}
+		if (type == 'l') {
+			err = check_target(data, dlen, depth - 1);
+			if (err < 0)
+				break;
+		}
+		if (dest_dirfd >= 0) {
+			err = create_entry(&u, type, mode, path, plen, data, dlen, line);
+			if (err < 0)
+				break;
+		}
+next:
+		p = nl ? nl + 1 : end;
+	}
+	if (err == 0 && line == 0) {
+		err = -EBADMSG; /* not even a header */
+		*bad_line = 1;
+	}
+	if (err == 0 && dest_dirfd >= 0) {
+		*bad_line = 0;
+		err = apply_dir_modes(&u, bad_line);
+	}
+	if (err == 0)
+		*bad_line = 0;
+	if (u.cvalid)
+		close(u.cfd);
+	free(u.cpath);
+	free(u.tmp);
+	free(u.dirs);
+	free(u.arena);
+	free(scratch);
+	return err;
+}
+
+_public_ int sysdev_archive_unpack(int in_fd, int dest_dirfd, size_t *bad_line)
+{
+	size_t cap = 65536, len = 0;
+	char *buf;
+	int err;
+
+	if (bad_line)
+		*bad_line = 0;
+	if (in_fd < 0)
+		return -EINVAL;
+	buf = malloc(cap);
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t r;
+
+		if (len == cap) {
+			char *nb;
+
+			if (cap >= ARCHIVE_INPUT_MAX) {
+				free(buf);
+				return -EFBIG;
+			}
+			nb = realloc(buf, cap * 2);
+			if (!nb) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		r = read(in_fd, buf + len, cap - len);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			free(buf);
+			return err;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	err = sysdev_archive_unpack_buffer(buf, len, dest_dirfd, bad_line);
+	free(buf);
+	return err;
+}
