@@ -1,0 +1,505 @@
+#!/usr/bin/env python3
+"""Tests of `sysdev-tree --check-udev` and `sysdev-tree --diff` (issue 4).
+
+Usage: test_udev.py SYSDEV_TREE CASE [SOURCE_ROOT]
+
+CASE is one of:
+  live      --check-udev on this machine's /sys agrees (exit 0), and its counts
+            match an independent count of S/bus and S/class entries and, where
+            udevadm exists, `udevadm info --export-db`.
+  planted   a small hand-made tree bound over /sys in a private mount
+            namespace: agrees as built; each planted disagreement makes it
+            exit 1 and name the culprit.  Skipped (77) where unshare/mount
+            are not permitted.
+  diff      --diff of a tree and its copy is empty (exit 0); a removed
+            device, a changed driver link, a moved device, a changed
+            attribute (--attrs) are named (exit 1); a bad root exits 2.
+  fixtures  every fixtures/*.sysfs (unpacked with `sysdev-fixture unpack`)
+            agrees under --check-udev, and --diff names the differences
+            between two of them.  Skipped (77) until the fixtures exist.
+Python 3 standard library only.
+"""
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SKIP = 77
+failures = []
+
+
+def check(cond, what):
+    if cond:
+        print(f"ok: {what}")
+    else:
+        print(f"FAIL: {what}")
+        failures.append(what)
+    return cond
+
+
+def run(cmd, **kw):
+    p = subprocess.run(cmd, capture_output=True, text=True, errors="surrogateescape",
+                       timeout=600, **kw)
+    return p.returncode, p.stdout, p.stderr
+
+
+def show(rc, out, err):
+    print(f"  exit {rc}")
+    for line in (out.splitlines()[:40] + ["  (stderr)"] + err.splitlines()[:10]):
+        print("  | " + line)
+
+
+# ---------------------------------------------------------------- tree builder
+
+def up(devpath):
+    return "../" * devpath.strip("/").count("/") + "../"
+
+
+def write(root, rel, content=""):
+    full = os.path.join(root, rel)
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    with open(full, "w") as f:
+        f.write(content)
+
+
+def link(root, rel, target):
+    full = os.path.join(root, rel)
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    os.symlink(target, full)
+
+
+def device(root, devpath, subsystem=None, driver=None, uevent=""):
+    """A device directory as the kernel lays it out, with its S/bus or S/class entry."""
+    rel = devpath.lstrip("/")
+    write(root, rel + "/uevent", uevent)
+    write(root, rel + "/power/runtime_status", "unsupported\n")
+    if subsystem:
+        kind, name = subsystem.split(":")
+        base = os.path.basename(devpath)
+        if kind == "bus":
+            link(root, rel + "/subsystem", up(devpath) + "bus/" + name)
+            link(root, f"bus/{name}/devices/{base}", "../../../" + rel)
+        else:
+            link(root, rel + "/subsystem", up(devpath) + "class/" + name)
+            link(root, f"class/{name}/{base}", "../../" + rel)
+    if driver:
+        bus = subsystem.split(":")[1]
+        os.makedirs(os.path.join(root, f"bus/{bus}/drivers/{driver}"), exist_ok=True)
+        link(root, rel + "/driver", up(devpath) + f"bus/{bus}/drivers/{driver}")
+
+
+def build_tree(root):
+    """The article's board in miniature: buses, classes, a grouping dir, an endpoint."""
+    for d in ["bus/platform/devices", "bus/i2c/devices", "class/leds", "class/block",
+              "class/net", "devices"]:
+        os.makedirs(os.path.join(root, d), exist_ok=True)
+    c = "/devices/platform/omap_i2c.2/i2c-2/2-0045"
+    device(root, "/devices/platform")
+    device(root, "/devices/platform/omap_i2c.2", "bus:platform", "omap_i2c",
+           "DRIVER=omap_i2c\n")
+    device(root, "/devices/platform/omap_i2c.2/i2c-2", "bus:i2c", None,
+           "DEVTYPE=i2c_adapter\n")
+    device(root, c, "bus:i2c", "leds-tca6507", "DRIVER=leds-tca6507\n")
+    write(root, c[1:] + "/name", "tca6507\n")
+    device(root, c + "/leds/gta04:green:power", "class:leds")
+    write(root, c[1:] + "/leds/gta04:green:power/brightness", "100\n")
+    device(root, c + "/leds/gta04:red:aux", "class:leds")
+    device(root, c + "/ep_00", None, None, "DEVTYPE=usb_endpoint\n")
+    device(root, "/devices/platform/mmc.0", "bus:platform", "omap_hsmmc")
+    device(root, "/devices/platform/mmc.0/block/mmcblk0", "class:block", None,
+           "MAJOR=179\nMINOR=0\nDEVNAME=mmcblk0\nDEVTYPE=disk\n")
+    write(root, "devices/platform/mmc.0/block/mmcblk0/dev", "179:0\n")
+    device(root, "/devices/platform/mmc.0/block/mmcblk0/mmcblk0p1", "class:block", None,
+           "MAJOR=179\nMINOR=1\nDEVNAME=mmcblk0p1\nDEVTYPE=partition\n")
+    write(root, "devices/platform/mmc.0/block/mmcblk0/mmcblk0p1/dev", "179:1\n")
+    device(root, "/devices/virtual/net/lo", "class:net", None, "INTERFACE=lo\nIFINDEX=1\n")
+    os.makedirs(os.path.join(root, "devices/virtual/net/lo/queues/rx-0"))
+    # a class attribute file, not a device entry (like S/class/firmware/timeout)
+    write(root, "class/leds/not_an_entry", "60\n")
+
+
+# ---------------------------------------------------------------- live
+
+def case_live(exe):
+    if not os.path.isdir("/sys/devices"):
+        print("no /sys/devices here: skipped")
+        return SKIP
+    rc, out, err = run([exe, "--check-udev"])
+    if not check(rc == 0, "--check-udev on the live /sys exits 0"):
+        show(rc, out, err)
+    check(out.startswith("check-udev /sys: agree"), "its first line says the two agree")
+    check("implemented but not linked:" in out, "it summarises the devices not linked")
+    rc, out, err = run([exe, "--check-udev", "--json"])
+    check(rc == 0, "--check-udev --json exits 0")
+    doc = json.loads(out)
+    c = doc["counts"]
+    check(doc["agree"] is True, "JSON says agree")
+    check(c["udev"] > 0, f"libudev lists devices on this machine ({c['udev']})")
+    check(c["both"] == c["udev"], "every device libudev lists is found by the walk")
+    check(c["walk"] >= c["udev"], "the walk finds at least as many devices as libudev")
+    check(c["not_linked"] == len(doc["not_linked"]), "not_linked count matches its list")
+    check(c["walk"] == c["both"] + c["not_linked"] + c["with_subsystem_not_listed"],
+          "walk = both + not linked")
+    for path in doc["not_linked"]:
+        if not check(os.path.isfile("/sys" + path + "/uevent")
+                     and not os.path.islink("/sys" + path + "/subsystem"),
+                     f"{path} is a device without a subsystem link"):
+            break
+    # an independent count of the lists libudev scans (dirs and links only)
+    entries = set()
+    for pat in ["/sys/bus/*/devices/*", "/sys/class/*/*"]:
+        for p in glob.glob(pat):
+            if os.path.islink(p) or os.path.isdir(p):
+                entries.add(p)
+    check(c["links"] == len(entries),
+          f"S/bus and S/class entries: {c['links']} == {len(entries)} counted here")
+    udevadm = shutil.which("udevadm")
+    if udevadm:
+        r = subprocess.run([udevadm, "info", "--export-db"], capture_output=True, text=True,
+                           errors="surrogateescape")
+        if r.returncode == 0:
+            n = sum(1 for line in r.stdout.splitlines() if line.startswith("P: "))
+            check(n == c["udev"], f"udevadm info --export-db lists {n}, libudev here {c['udev']}")
+    # the walk's device count against a plain find(1)-like count of uevent files
+    n = 0
+    for dirpath, dirnames, filenames in os.walk("/sys/devices"):
+        if "uevent" in filenames and os.path.isfile(os.path.join(dirpath, "uevent")) \
+                and not os.path.islink(os.path.join(dirpath, "uevent")):
+            n += 1
+    check(abs(n - c["walk"]) <= 2, f"the walk's {c['walk']} devices ~ {n} uevent files")
+    return 0
+
+
+# ---------------------------------------------------------------- planted
+
+def can_unshare():
+    try:
+        r = subprocess.run(["unshare", "-m", "sh", "-c",
+                            "mount --make-rprivate / && d=$(mktemp -d) && "
+                            "mount --bind \"$d\" /sys; rc=$?; rmdir \"$d\" 2>/dev/null; "
+                            "exit $rc"],
+                           capture_output=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return r.returncode == 0
+
+
+def sys_mount_line():
+    with open("/proc/self/mountinfo") as f:
+        return [line.split()[3:5] + line.split(" - ")[1].split()[:2]
+                for line in f if line.split()[4] == "/sys"]
+
+
+def check_udev_json(exe, root):
+    rc, out, err = run([exe, "--check-udev", "--json", "--root", root])
+    try:
+        doc = json.loads(out)
+    except ValueError:
+        doc = None
+    return rc, doc, out, err
+
+
+def case_planted(exe):
+    if not can_unshare():
+        print("unshare -m / mount --bind not permitted here: skipped")
+        return SKIP
+    before = sys_mount_line()
+    tmp = tempfile.mkdtemp(prefix="sdt-udev-")
+    try:
+        t = os.path.join(tmp, "tree")
+        build_tree(t)
+        # 1. the user's way: bind the tree over /sys themselves
+        rc, out, err = run(["unshare", "-m", "sh", "-c",
+                            'mount --make-rprivate / && mount --bind "$1" /sys && '
+                            'SYSTEMD_DEVICE_VERIFY_SYSFS=0 "$2" --check-udev', "sh", t, exe])
+        if not check(rc == 0, "hand-made tree bound over /sys by unshare: agrees (exit 0)"):
+            show(rc, out, err)
+        # 2. --root: the command binds it in its own private namespace
+        rc, doc, out, err = check_udev_json(exe, t)
+        if not check(rc == 0 and doc and doc["agree"], "--check-udev --root TREE agrees"):
+            show(rc, out, err)
+        else:
+            c = doc["counts"]
+            check(c["walk"] == 11, f"the walk finds the 11 devices built ({c['walk']})")
+            # platform and ep_00 are not linked; the class file is no entry
+            check(sorted(doc["not_linked"]) == ["/devices/platform",
+                                                "/devices/platform/omap_i2c.2/i2c-2/2-0045/ep_00"],
+                  f"implemented but not linked: {doc['not_linked']}")
+            check(c["links"] == 9, f"9 S/bus and S/class entries ({c['links']})")
+        check(sys_mount_line() == before, "the host's /sys mount is untouched afterwards")
+
+        # planted disagreements, one tree each
+        c2 = "devices/platform/omap_i2c.2/i2c-2/2-0045"
+        plants = []
+
+        def plant_nouevent(r):
+            os.makedirs(os.path.join(r, c2, "leds/ghost"))
+            link(r, "class/leds/ghost", "../../" + c2 + "/leds/ghost")
+            return ("links_udev_misses", "/class/leds/ghost", "unlisted   /class/leds/ghost")
+        plants.append(("class link to a directory without uevent", plant_nouevent))
+
+        def plant_dangling(r):
+            link(r, "class/net/eth9", "../../devices/virtual/net/eth9")
+            return ("links_udev_misses", "/class/net/eth9", "unlisted   /class/net/eth9")
+        plants.append(("dangling class link", plant_dangling))
+
+        def plant_devnum(r):
+            write(r, "devices/virtual/net/lo/uevent", "INTERFACE=lo\nIFINDEX=1\nMAJOR=0\nMINOR=7\n")
+            return ("differences", "/devices/virtual/net/lo",
+                    "differ     /devices/virtual/net/lo devnum")
+        plants.append(("device number 0:7 (libudev has none for major 0)", plant_devnum))
+
+        def plant_uevent_link(r):
+            # uevent is a symlink, not a regular file: not a device for the walk,
+            # a device for libudev; its child's parent differs too
+            p = os.path.join(r, "devices/platform/omap_i2c.2/i2c-2/uevent")
+            os.unlink(p)
+            write(r, "devices/platform/omap_i2c.2/i2c-2/uevent.real", "DEVTYPE=i2c_adapter\n")
+            os.symlink("uevent.real", p)
+            return ("udev_only", "/devices/platform/omap_i2c.2/i2c-2",
+                    "only-udev  /devices/platform/omap_i2c.2/i2c-2")
+        plants.append(("uevent that is a symlink", plant_uevent_link))
+
+        def plant_real_dir(r):
+            os.makedirs(os.path.join(r, "class/leds/olddir"))
+            return ("udev_only", "/class/leds/olddir", "only-udev  /class/leds/olddir")
+        plants.append(("a real directory in S/class (old kernels)", plant_real_dir))
+
+        for i, (what, plant) in enumerate(plants):
+            r = os.path.join(tmp, f"plant{i}")
+            shutil.copytree(t, r, symlinks=True)
+            key, name, text = plant(r)
+            rc, doc, out, err = check_udev_json(exe, r)
+            ok = check(rc == 1 and doc is not None and doc["agree"] is False,
+                       f"{what}: exit 1, agree false")
+            if doc is not None:
+                names = [x.get("path", x.get("link")) for x in doc[key]]
+                ok &= check(name in names, f"{what}: {key} names {name} ({names})")
+            rc2, out2, err2 = run([exe, "--check-udev", "--root", r])
+            ok &= check(rc2 == 1 and out2.startswith(f"check-udev {r}: DISAGREE")
+                        and text in out2, f"{what}: text output names it")
+            if not ok:
+                show(rc, out, err)
+                show(rc2, out2, err2)
+        # the parent difference that the symlinked uevent causes
+        r = os.path.join(tmp, f"plant{3}")
+        rc, doc, out, err = check_udev_json(exe, r)
+        diffs = [(d["path"], d["field"], d["walk"], d["udev"]) for d in doc["differences"]]
+        check(("/devices/platform/omap_i2c.2/i2c-2/2-0045", "parent", "/devices/platform/omap_i2c.2",
+               "/devices/platform/omap_i2c.2/i2c-2") in diffs,
+              f"the parent difference of 2-0045 is named ({diffs})")
+        check(sys_mount_line() == before, "the host's /sys mount is still untouched")
+        # a root that is not one
+        rc, out, err = run([exe, "--check-udev", "--root", os.path.join(tmp, "nothing")])
+        check(rc != 0 and "not a sysfs root" in err, f"--check-udev --root missing: error ({rc})")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+# ---------------------------------------------------------------- diff
+
+def diff(exe, a, b, *opts):
+    return run([exe, *opts, "--diff", a, b])
+
+
+def case_diff(exe):
+    tmp = tempfile.mkdtemp(prefix="sdt-diff-")
+    try:
+        a = os.path.join(tmp, "a")
+        build_tree(a)
+        b = os.path.join(tmp, "b")
+        r = subprocess.run(["cp", "-a", a, b])
+        assert r.returncode == 0
+        rc, out, err = diff(exe, a, b)
+        check(rc == 0 and out == "" and err == "", f"--diff of a tree and its copy: empty, exit 0 ({rc})")
+        rc, out, err = diff(exe, a, b, "--attrs")
+        check(rc == 0 and out == "", "the same with --attrs")
+        rc, out, err = diff(exe, a, b, "--json")
+        doc = json.loads(out)
+        check(rc == 0 and doc["same"] is True and doc["counts"]["old"] == 11
+              and doc["counts"]["new"] == 11, "--json: same, 11 devices each")
+
+        c = "devices/platform/omap_i2c.2/i2c-2/2-0045"
+        # remove a device
+        shutil.rmtree(os.path.join(b, c, "leds/gta04:red:aux"))
+        rc, out, err = diff(exe, a, b)
+        check(rc == 1 and out == f"- /{c}/leds/gta04:red:aux\n",
+              f"a removed device is named, exit 1 ({rc}: {out!r})")
+        rc, out, err = diff(exe, b, a)
+        check(rc == 1 and out == f"+ /{c}/leds/gta04:red:aux\n", f"and added the other way ({out!r})")
+        # change a driver link
+        os.unlink(os.path.join(b, c, "driver"))
+        os.makedirs(os.path.join(b, "bus/i2c/drivers/leds-other"))
+        os.symlink(up("/" + c) + "bus/i2c/drivers/leds-other", os.path.join(b, c, "driver"))
+        rc, out, err = diff(exe, a, b)
+        check(rc == 1 and f"~ /{c} driver: leds-tca6507 -> leds-other\n" in out,
+              f"a changed driver link is named ({out!r})")
+        # unbind: driver gone
+        os.unlink(os.path.join(b, "devices/platform/mmc.0/driver"))
+        rc, out, err = diff(exe, a, b)
+        check("~ /devices/platform/mmc.0 driver: omap_hsmmc -> (none)\n" in out,
+              f"an unbound driver is named ({out!r})")
+        # attribute change, seen only with --attrs
+        write(b, c + "/name", "tca6508\n")
+        rc, out, err = diff(exe, a, b)
+        check("attribute" not in out, "attributes are not compared without --attrs")
+        rc, out, err = diff(exe, a, b, "--attrs")
+        check(f'~ /{c} attribute name: "tca6507" -> "tca6508"\n' in out,
+              f"--attrs names the attribute change ({out!r})")
+        # devnum change
+        write(b, "devices/platform/mmc.0/block/mmcblk0/uevent",
+              "MAJOR=179\nMINOR=8\nDEVNAME=mmcblk0\nDEVTYPE=disk\n")
+        rc, out, err = diff(exe, a, b)
+        check("~ /devices/platform/mmc.0/block/mmcblk0 devnum: 179:0 -> 179:8\n" in out,
+              f"a changed devnum is named ({out!r})")
+        # move: the block disk (with its partition) to another host
+        os.makedirs(os.path.join(b, "devices/platform/mmc.1"))
+        write(b, "devices/platform/mmc.1/uevent")
+        os.rename(os.path.join(b, "devices/platform/mmc.0/block"),
+                  os.path.join(b, "devices/platform/mmc.1/block"))
+        rc, out, err = diff(exe, a, b)
+        check(rc == 1 and "> /devices/platform/mmc.0/block/mmcblk0 -> "
+              "/devices/platform/mmc.1/block/mmcblk0 (and 1 device below)\n" in out
+              and "+ /devices/platform/mmc.1\n" in out
+              and "mmcblk0p1 ->" not in out,
+              f"a moved disk is one line, its partition carried ({out!r})")
+        rc, out, err = diff(exe, a, b, "--json", "--attrs")
+        doc = json.loads(out)
+        moved = {m["old"]: m for m in doc["moved"]}
+        check(rc == 1 and doc["same"] is False and len(doc["moved"]) == 2
+              and moved["/devices/platform/mmc.0/block/mmcblk0/mmcblk0p1"]["carried_by"]
+              == "/devices/platform/mmc.0/block/mmcblk0"
+              and moved["/devices/platform/mmc.0/block/mmcblk0"]["new_parent"]
+              == "/devices/platform/mmc.1",
+              f"--json: moves with parents and carried_by ({doc['moved']})")
+        fields = sorted((x["path"], x["field"]) for x in doc["changed"])
+        check(fields == sorted([(f"/{c}", "driver"), ("/devices/platform/mmc.0", "driver"),
+                                (f"/{c}", "attribute"),
+                                ("/devices/platform/mmc.1/block/mmcblk0", "devnum")]),
+              f"--json: changed entries ({fields})")
+        check(doc["counts"]["removed"] == 1 and doc["counts"]["added"] == 1,
+              f"--json counts ({doc['counts']})")
+        # ambiguous names are not moves
+        for n in ("x1", "x2"):
+            write(a, f"devices/platform/h{n}/ep_00/uevent")
+        write(b, "devices/platform/hz/ep_00/uevent")
+        rc, out, err = diff(exe, a, b)
+        check("- /devices/platform/hx1/ep_00\n" in out and "+ /devices/platform/hz/ep_00\n" in out
+              and "ep_00 ->" not in out, f"two OLD candidates with one name: no move ({out!r})")
+
+        # errors: exit 2 as diff(1)
+        for bad in (os.path.join(tmp, "missing"), tmp):
+            rc, out, err = diff(exe, a, bad)
+            check(rc == 2 and "not a sysfs root" in err, f"--diff with bad root {bad}: exit 2 ({rc})")
+            rc, out, err = diff(exe, bad, a)
+            check(rc == 2, f"--diff with bad OLD root: exit 2 ({rc})")
+        rc, out, err = run([exe, "--diff", a])
+        check(rc == 2, f"--diff with one root: usage error ({rc})")
+
+        # the live tree against itself
+        if os.path.isdir("/sys/devices"):
+            rc, out, err = diff(exe, "/sys", "/sys")
+            check(rc == 0 and out == "", f"--diff /sys /sys is empty ({rc}: {out[:200]!r})")
+
+        # a larger synthetic tree and its cp -a copy, if the generator is there
+        gen = os.path.join(SOURCE_ROOT, "tests/bench/gen_sysfs.py") if SOURCE_ROOT else None
+        if gen and os.path.exists(gen):
+            g = os.path.join(tmp, "gen")
+            r = subprocess.run([sys.executable, gen, "--devices", "1500", g],
+                               capture_output=True, text=True)
+            if r.returncode == 0:
+                g2 = os.path.join(tmp, "gen2")
+                subprocess.run(["cp", "-a", g, g2], check=True)
+                rc, out, err = diff(exe, g, g2, "--attrs")
+                check(rc == 0 and out == "", f"synthetic 1500-device tree vs its copy: same ({rc})")
+                victims = sorted(glob.glob(os.path.join(g2, "devices/virtual/net/*")))
+                if victims:
+                    shutil.rmtree(victims[0])
+                    rel = victims[0][len(g2):]
+                    rc, out, err = diff(exe, g, g2)
+                    check(rc == 1 and f"- {rel}\n" in out, f"... and names the removed {rel}")
+                if can_unshare():
+                    rc, out, err = run([exe, "--check-udev", "--root", g])
+                    if not check(rc == 0, "--check-udev agrees on the synthetic tree"):
+                        show(rc, out, err)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+# ---------------------------------------------------------------- fixtures
+
+def case_fixtures(exe):
+    fixtures = sorted(glob.glob(os.path.join(SOURCE_ROOT or ".", "fixtures", "*.sysfs")))
+    tool = shutil.which("sysdev-fixture")
+    for cand in [os.path.join(os.path.dirname(exe), "sysdev-fixture"),
+                 os.path.join(SOURCE_ROOT or ".", "tools", "sysdev-fixture"),
+                 os.path.join(SOURCE_ROOT or ".", "tests", "fixtures", "sysdev-fixture"),
+                 os.path.join(SOURCE_ROOT or ".", "tests", "fixtures", "sysdev-fixture.py")]:
+        if os.path.isfile(cand) and os.access(cand, os.X_OK):
+            tool = cand
+            break
+    if not fixtures or not tool:
+        print(f"fixtures: {len(fixtures)} found, sysdev-fixture: {tool}: skipped")
+        return SKIP
+    if not can_unshare():
+        print("unshare -m / mount --bind not permitted here: skipped")
+        return SKIP
+    tmp = tempfile.mkdtemp(prefix="sdt-fix-")
+    try:
+        roots = []
+        for fx in fixtures:
+            d = os.path.join(tmp, os.path.basename(fx)[:-len(".sysfs")])
+            rc, out, err = run([tool, "unpack", fx, d])
+            if not check(rc == 0 and os.path.isdir(os.path.join(d, "devices")),
+                         f"sysdev-fixture unpack {os.path.basename(fx)}"):
+                show(rc, out, err)
+                continue
+            roots.append(d)
+            rc, out, err = run([exe, "--check-udev", "--root", d])
+            if not check(rc == 0, f"--check-udev agrees on fixture {os.path.basename(d)}"):
+                show(rc, out, err)
+            rc, out, err = diff(exe, d, d)
+            check(rc == 0 and out == "", f"--diff of fixture {os.path.basename(d)} with itself")
+        for x, y in zip(roots, roots[1:]):
+            rc, out, err = diff(exe, x, y, "--json")
+            doc = json.loads(out) if out else None
+            n = sum(len(doc[k]) for k in ("added", "removed", "moved", "changed")) if doc else 0
+            if not check(rc == 1 and doc and not doc["same"] and n > 0,
+                         f"--diff {os.path.basename(x)} {os.path.basename(y)}: exit 1, "
+                         f"{n} differences named"):
+                show(rc, out[:2000], err)
+            rc, out, err = diff(exe, x, y)
+            lines = out.splitlines()
+            check(rc == 1 and lines and all(l[:2] in ("+ ", "- ", "> ", "~ ") for l in lines),
+                  f"text diff: {len(lines)} lines, each + - > or ~")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+SOURCE_ROOT = None
+
+
+def main():
+    global SOURCE_ROOT
+    if len(sys.argv) < 3:
+        print(__doc__)
+        return 2
+    exe, case = os.path.abspath(sys.argv[1]), sys.argv[2]
+    SOURCE_ROOT = sys.argv[3] if len(sys.argv) > 3 else None
+    fn = {"live": case_live, "planted": case_planted, "diff": case_diff,
+          "fixtures": case_fixtures}[case]
+    ret = fn(exe)
+    if failures:
+        print(f"{len(failures)} failed: " + "; ".join(failures))
+        return 1
+    return ret
+
+
+if __name__ == "__main__":
+    sys.exit(main())
