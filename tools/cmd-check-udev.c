@@ -853,12 +853,14 @@ int cmd_check_udev(struct sysdev *ctx, const struct options *o)
 		put_opt_text(stdout, diffs.v[i].udev);
 		fputc('\n', stdout);
 	}
-	printf("implemented but not linked: %zu devices (no subsystem link; listed by neither "
+	printf("implemented but not linked: %zu device%s (no subsystem link; listed by neither "
 	       "S/bus, S/class nor libudev)%s\n",
-	       n_not_linked, n_not_linked && !o->all ? "; --all lists them" : "");
+	       n_not_linked, n_not_linked == 1 ? "" : "s",
+	       n_not_linked && !o->all ? "; --all lists them" : "");
 	if (n_sub_unlisted)
-		printf("not linked although they have a subsystem link: %zu devices%s\n",
-		       n_sub_unlisted, o->all ? "" : "; --all lists them");
+		printf("not linked although they have a subsystem link: %zu device%s%s\n",
+		       n_sub_unlisted, n_sub_unlisted == 1 ? "" : "s",
+		       o->all ? "" : "; --all lists them");
 	if (o->all) {
 		for (size_t i = 0; i < walk.n; i++) {
 			struct dev *w = &walk.v[i];
