@@ -27,6 +27,7 @@ import argparse
 import json
 import os
 import re
+import shlex
 import sys
 import time
 
@@ -40,6 +41,8 @@ import build_module  # noqa: E402
 import fetch_kernel  # noqa: E402
 
 S32_MAX = 2147483647
+SANITIZER_ENV = ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS",
+                 "MSAN_OPTIONS", "TSAN_OPTIONS")
 
 
 class Checks:
@@ -222,6 +225,18 @@ def check_walk_vs_find(c, label, root, uevent_dirs, all_dirs, classes):
            for n in nodes(root) if want.get(n.get("path")) != n.get("kind")]
     c.check("%s: the kind of every directory follows SPEC section 2" % label,
             not bad, "; ".join(bad[:5]))
+
+
+def sanitizer_check(c, out):
+    reports = []
+    for name in sorted(os.listdir(out.path)):
+        if name.endswith(".err"):
+            t = out.text(name, "")
+            if re.search(r"runtime error:|AddressSanitizer|LeakSanitizer|"
+                         r"UndefinedBehaviorSanitizer", t):
+                reports.append(name)
+    c.check("no sanitizer report in the stderr of any guest command",
+            not reports, "reports in %s" % reports[:5])
 
 
 def dmesg_check(c, out):
@@ -590,10 +605,17 @@ def main():
     kos = build_module.build(info["kdir"], os.path.join(HERE, "testbed"),
                              os.path.join(build_dir, "module"))
     initrd = os.path.join(work, "initrd.cpio.gz")
+    # Sanitizer settings of the test environment apply in the guest too.
+    env_file = os.path.join(work, "guest-env")
+    with open(env_file, "w") as f:
+        for key in SANITIZER_ENV:
+            if key in os.environ:
+                f.write("export %s=%s\n" % (key, shlex.quote(os.environ[key])))
     build_initramfs.build(info, initrd,
                           os.path.join(HERE, "guest", args.mode + ".sh"),
                           modules=["virtio_pci", "virtio_blk"], kos=kos,
-                          binaries=[args.cli + ":/usr/bin/sysdev-tree"])
+                          binaries=[args.cli + ":/usr/bin/sysdev-tree"],
+                          files=[env_file + ":/etc/guest-env"])
     t_prep = time.monotonic() - t0
     smp = args.smp or (2 if args.mode == "hotplug" else 1)
     append = "sdt.walks=%d" % args.walks if args.mode == "hotplug" else ""
@@ -623,6 +645,7 @@ def main():
         check_testbed(c, out)
     else:
         check_hotplug(c, out)
+    sanitizer_check(c, out)
     return c.summary()
 
 

@@ -15,6 +15,8 @@
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export LD_LIBRARY_PATH=/lib:/usr/lib
 export HOME=/root
+# Settings the host passes on (run_testbed.py: sanitizer options).
+[ -f /etc/guest-env ] && . /etc/guest-env
 
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
