@@ -339,7 +339,12 @@ static void test_context(void **state)
 	assert_int_equal(sysdev_new("/nonexistent-sysfs-root", &ctx), -ENOENT);
 	assert_int_equal(sysdev_new("", &ctx), -EINVAL);
 	root = tree_new();
-	rmdir(strcat(strcpy(malloc(strlen(root) + 16), root), "/devices"));
+	{
+		char *devices = strcat(strcpy(malloc(strlen(root) + 16), root), "/devices");
+
+		rmdir(devices);
+		free(devices); /* LeakSanitizer in the .ci/sanitize build */
+	}
 	assert_int_equal(sysdev_new(root, &ctx), -ENOENT);
 	tree_file(root, "devices", "not a directory\n");
 	assert_int_equal(sysdev_new(root, &ctx), -ENOTDIR);
