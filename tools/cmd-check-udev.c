@@ -512,6 +512,46 @@ static int udev_collect(struct devs *out)
 	return err;
 }
 
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t len = (ssize_t)strlen(text);
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, (size_t)len) != len)
+		err = errno ? -errno : -EIO;
+	close(fd);
+	return err;
+}
+
+/* Enter a new user and mount namespace, mapping ourselves to root in it. */
+static int map_self(void)
+{
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+	char map[64];
+	int err;
+
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0)
+		return -errno;
+	err = write_file("/proc/self/setgroups", "deny");
+	if (err < 0 && err != -ENOENT) {
+		errno = -err;
+		return err;
+	}
+	snprintf(map, sizeof(map), "0 %u 1", (unsigned)uid);
+	err = write_file("/proc/self/uid_map", map);
+	if (err >= 0) {
+		snprintf(map, sizeof(map), "0 %u 1", (unsigned)gid);
+		err = write_file("/proc/self/gid_map", map);
+	}
+	if (err < 0)
+		errno = -err;
+	return err;
+}
+
 /*
  * libudev reads /sys: make /sys show @root, in a private mount namespace.
  * Returns 0 when /sys already is the root, 1 when bound, or a negative errno
@@ -531,8 +571,14 @@ static int bind_root_over_sys(const char *root, const char **step)
 	if (!real)
 		return -errno;
 	*step = "unshare(CLONE_NEWNS)";
-	if (unshare(CLONE_NEWNS) < 0)
-		goto fail;
+	if (unshare(CLONE_NEWNS) < 0) {
+		if (errno != EPERM || geteuid() == 0)
+			goto fail;
+		/* unprivileged: a user namespace of our own, as unshare -mr does */
+		*step = "unshare(CLONE_NEWUSER|CLONE_NEWNS)";
+		if (map_self() < 0)
+			goto fail;
+	}
 	/* never let the bind mount propagate back to the host */
 	*step = "mount --make-rprivate /";
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
@@ -627,7 +673,7 @@ int cmd_check_udev(struct sysdev *ctx, const struct options *o)
 			     "private mount namespace failed: %s: %s",
 		       step, strerror(-err));
 		fprintf(stderr,
-			"%s: run it as root, or bind the tree yourself:\n"
+			"%s: run it as root, or bind the tree yourself where you may:\n"
 			"  unshare -m sh -c 'mount --bind %s /sys && "
 			"SYSTEMD_DEVICE_VERIFY_SYSFS=0 %s --check-udev'\n",
 			program_name, root, program_name);

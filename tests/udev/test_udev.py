@@ -230,6 +230,20 @@ def case_planted(exe):
                   f"implemented but not linked: {doc['not_linked']}")
             check(c["links"] == 9, f"9 S/bus and S/class entries ({c['links']})")
         check(sys_mount_line() == before, "the host's /sys mount is untouched afterwards")
+        # 3. unprivileged: --root falls back to a user namespace of its own
+        setpriv = shutil.which("setpriv")
+        if os.geteuid() == 0 and setpriv:
+            os.chmod(tmp, 0o755)
+            drop = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+            userns = subprocess.run(drop + ["unshare", "-mr", "true"], capture_output=True)
+            rc, out, err = run(drop + [exe, "--check-udev", "--root", t])
+            if userns.returncode == 0:
+                if not check(rc == 0 and "agree" in out,
+                             "unprivileged --check-udev --root agrees (user namespace)"):
+                    show(rc, out, err)
+            else:
+                check(rc == 2 and "bind the tree yourself" in err,
+                      "unprivileged without user namespaces: exit 2 with the unshare hint")
 
         # planted disagreements, one tree each
         c2 = "devices/platform/omap_i2c.2/i2c-2/2-0045"
