@@ -614,15 +614,15 @@ _public_ int sysdev_walk(struct sysdev *ctx, const char *start, unsigned flags, 
 	struct sysdev_node *l;
 	int fd = -1, err;
 
+	if (!stats)
+		stats = &local;
+	memset(stats, 0, sizeof(*stats));
 	if (!ctx)
 		return -EINVAL;
 	if (!start)
 		start = "/devices";
 	if (!devpath_is_valid(start))
 		return -EINVAL;
-	if (!stats)
-		stats = &local;
-	memset(stats, 0, sizeof(*stats));
 	w.ctx = ctx;
 	w.flags = flags;
 	w.max_depth = max_depth < 0 || max_depth >= SYSDEV_MAX_DEPTH ? SYSDEV_MAX_DEPTH

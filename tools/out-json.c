@@ -195,7 +195,11 @@ int cmd_json(struct sysdev *ctx, const struct options *o)
 	/* close what a stopped walk left open, so the document stays whole */
 	while (t.level > 0)
 		leave(NULL, &t);
-	fputs("\n  ]\n}\n", stdout);
+	/* what the walk skipped is counted, not hidden: hotplug shows up here */
+	fprintf(stdout,
+		"\n  ],\n  \"walk\": {\"directories\": %lu, \"devices\": %lu, \"vanished\": %lu, "
+		"\"unreadable\": %lu, \"too_deep\": %lu}\n}\n",
+		st.directories, st.devices, st.vanished, st.unreadable, st.too_deep);
 	ret = report_walk(ctx, start ? start : "/devices", err, &st, t.errors);
 	free(t.first);
 	free(start);
