@@ -208,15 +208,15 @@ static int on_node(const struct sysdev_node *node, void *data)
 
 /*
  * Resolve @path (relative to the root, no leading slash) as the kernel would
- * with the root mounted at /sys: symbolic links are followed, ".." stops at
- * the root, an absolute target "/sys/..." means the root.  Returns 0 and the
+ * with the root mounted at /sys: symbolic links are followed, ".." above the
+ * root leaves it (-EXDEV), an absolute target "/sys/..." means the root.  Returns 0 and the
  * devpath ("/devices/...") in *@out, or a negative errno with *@detail
  * naming the component that failed (a relative path, or the raw link text
  * for -EXDEV).
  */
 static int resolve_in_root(int rootfd, const char *path, char **out, char **detail)
 {
-	char *cur = NULL, *pending = NULL;
+	char *cur = NULL, *pending = NULL, *last = NULL; /* last: the last link's text */
 	size_t curlen = 0;
 	unsigned hops = 0;
 	int err = 0;
@@ -243,6 +243,13 @@ static int resolve_in_root(int rootfd, const char *path, char **out, char **deta
 		if (clen == 2 && pending[0] == '.' && pending[1] == '.') {
 			char *up = strrchr(cur, '/');
 
+			if (curlen == 0) {
+				/* above the root: with the root at /sys, that is the host */
+				*detail = last;
+				last = NULL;
+				err = -EXDEV;
+				break;
+			}
 			curlen = up ? (size_t)(up - cur) : 0;
 			cur[curlen] = '\0';
 			memmove(pending, rest, strlen(rest) + 1);
@@ -277,6 +284,8 @@ static int resolve_in_root(int rootfd, const char *path, char **out, char **deta
 				break;
 			}
 			target[len] = '\0';
+			free(last);
+			last = strdup(target);
 			t = target;
 			if (target[0] == '/') {
 				if (strncmp(target, "/sys", 4) != 0 ||
@@ -332,6 +341,7 @@ static int resolve_in_root(int rootfd, const char *path, char **out, char **deta
 out:
 	free(cur);
 	free(pending);
+	free(last);
 	return err;
 }
 
@@ -581,10 +591,10 @@ static int bind_root_over_sys(const char *root, const char **step)
 	}
 	/* never let the bind mount propagate back to the host */
 	*step = "mount --make-rprivate /";
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+	if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) < 0)
 		goto fail;
 	*step = "mount --rbind ROOT /sys";
-	if (mount(real, "/sys", NULL, MS_BIND | MS_REC, NULL) < 0)
+	if (mount(real, "/sys", "none", MS_BIND | MS_REC, NULL) < 0)
 		goto fail;
 	free(real);
 	return 1;
