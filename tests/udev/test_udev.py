@@ -170,6 +170,32 @@ def case_live(exe):
                 and not os.path.islink(os.path.join(dirpath, "uevent")):
             n += 1
     check(abs(n - c["walk"]) <= 2, f"the walk's {c['walk']} devices ~ {n} uevent files")
+
+    # the live tree against its own capture: --diff is empty, --check-udev agrees on it
+    tmp = tempfile.mkdtemp(prefix="sdt-live-")
+    try:
+        cap = os.path.join(tmp, "cap")
+        rc, out, err = run([exe, "--capture", cap])
+        if rc != 0 and "not implemented" in err:
+            print("--capture not implemented in this build: capture checks skipped")
+            return 0
+        if not check(rc == 0, "--capture of the live /sys"):
+            show(rc, out, err)
+            return 0
+        rc, out, err = run([exe, "--diff", "/sys", cap])
+        if not check(rc == 0 and out == "", "--diff /sys and its capture: empty, exit 0"):
+            show(rc, out, err)
+        if can_unshare():
+            rc, out, err = run([exe, "--check-udev", "--root", cap])
+            if not check(rc == 0, "--check-udev agrees on the capture of /sys"):
+                show(rc, out, err)
+            else:
+                # the same numbers as on /sys itself
+                rc, out2, err = run([exe, "--check-udev", "--json", "--root", cap])
+                c2 = json.loads(out2)["counts"]
+                check(c2 == c, f"its counts equal those of the live /sys ({c2} vs {c})")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     return 0
 
 
