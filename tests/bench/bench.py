@@ -43,16 +43,22 @@ def verdict(ok):
 
 
 def run_once(argv):
-    """Run argv with stdout to /dev/null; return (wall seconds, exit status)."""
+    """Run argv with stdout to /dev/null; return (wall seconds, cpu seconds
+    (user+sys of this child, from wait4), exit status).  CPU time does not
+    count the time spent waiting for a core, so it is steadier than wall
+    time on a loaded machine."""
     with open(os.devnull, "wb") as null:
         t0 = time.perf_counter()
-        p = subprocess.run(argv, stdout=null, stderr=subprocess.PIPE)
+        p = subprocess.Popen(argv, stdout=null, stderr=subprocess.PIPE)
+        err = p.stderr.read()
+        _, status, ru = os.wait4(p.pid, 0)
         t = time.perf_counter() - t0
-    if p.returncode != 0:
+        p.stderr.close()
+        p.returncode = rc = os.waitstatus_to_exitcode(status)
+    if rc != 0:
         sys.stderr.write("bench: %s exited %d: %s\n"
-                         % (" ".join(argv), p.returncode,
-                            p.stderr.decode(errors="replace")[:300]))
-    return t, p.returncode
+                         % (" ".join(argv), rc, err.decode(errors="replace")[:300]))
+    return t, ru.ru_utime + ru.ru_stime, rc
 
 
 GNU_TIME = "/usr/bin/time"
@@ -72,20 +78,44 @@ def peak_rss_kib(argv):
     return int(m.group(1)) if m else None
 
 
+class Timing:
+    def __init__(self):
+        self.wall, self.cpu, self.fails = [], [], 0
+
+    @property
+    def wall_med(self):
+        return statistics.median(self.wall)
+
+    @property
+    def cpu_med(self):
+        return statistics.median(self.cpu)
+
+
 def medians(cmds, runs):
-    """cmds: {label: argv}.  One warm-up run each, then `runs` rounds, the
-    commands interleaved so that drift hits all alike.  Returns
-    {label: (median s, failures)}."""
-    times = {k: [] for k in cmds}
-    fails = {k: 0 for k in cmds}
-    for k, argv in cmds.items():
+    """cmds: {label: argv}, or {label: (argv, runs)} to give a command its
+    own number of runs.  One warm-up run each, then rounds in which the
+    commands take turns, so that a change of load on the machine hits all
+    alike.  Returns {label: Timing}."""
+    spec = {k: v if isinstance(v, tuple) else (v, runs) for k, v in cmds.items()}
+    res = {k: Timing() for k in spec}
+    for k, (argv, _) in spec.items():
         run_once(argv)
-    for _ in range(runs):
-        for k, argv in cmds.items():
-            t, rc = run_once(argv)
-            times[k].append(t)
-            fails[k] += rc != 0
-    return {k: (statistics.median(times[k]), fails[k]) for k in cmds}
+    for r in range(max(n for _, n in spec.values())):
+        for k, (argv, n) in spec.items():
+            if r < n:
+                t, c, rc = run_once(argv)
+                res[k].wall.append(t)
+                res[k].cpu.append(c)
+                res[k].fails += rc != 0
+    return res
+
+
+def loadavg(prefix):
+    try:
+        with open("/proc/loadavg") as f:
+            out("%s loadavg=%s" % (prefix, "/".join(f.read().split()[:3])))
+    except OSError:
+        pass
 
 
 def strace_counts(argv, tmpdir):
@@ -175,24 +205,29 @@ def live(args, exe, tmpdir):
     else:
         out("live udevadm not installed: udevadm figures skipped")
     cmds["find"] = ["find", "/sys/devices"]
+    loadavg("live start")
     res = medians(cmds, args.runs)
-    for k, (t, fails) in res.items():
+    for k, tm in res.items():
         rss = peak_rss_kib(cmds[k])
-        out("live %s wall_ms_median=%.2f runs=%d peak_rss_mib=%s%s"
-            % (k, t * 1e3, args.runs,
+        out("live %s wall_ms_median=%.2f cpu_ms_median=%.2f runs=%d peak_rss_mib=%s%s"
+            % (k, tm.wall_med * 1e3, tm.cpu_med * 1e3, args.runs,
                "%.1f" % (rss / 1024) if rss else "unavailable",
-               " failures=%d" % fails if fails else ""))
-    d = res["sysdev-tree-default"][0]
-    j = res["sysdev-tree-json-all"][0]
-    f = res["find"][0]
+               " failures=%d" % tm.fails if tm.fails else ""))
+    loadavg("live end")
+    d, j, f = res["sysdev-tree-default"], res["sysdev-tree-json-all"], res["find"]
+
+    def ratio(a, b, target=None, what=""):
+        w, c = a.wall_med / b.wall_med, a.cpu_med / b.cpu_med
+        t = (" target<=%g%s %s (cpu %s)" % (target, what, verdict(w <= target),
+                                            verdict(c <= target))
+             if target else " (no target)")
+        return "%.3f cpu_ratio=%.3f%s" % (w, c, t)
     if udev:
-        u = res[udev][0]
-        out("live ratio sysdev-tree-default/%s=%.3f target<=0.25 (4x faster) %s"
-            % (udev, d / u, verdict(d / u <= 0.25)))
-        out("live ratio sysdev-tree-json-all/%s=%.3f (no target)" % (udev, j / u))
-    out("live ratio sysdev-tree-default/find=%.3f target<=1.2 %s"
-        % (d / f, verdict(d / f <= 1.2)))
-    out("live ratio sysdev-tree-json-all/find=%.3f (no target)" % (j / f))
+        u = res[udev]
+        out("live ratio sysdev-tree-default/%s=%s" % (udev, ratio(d, u, 0.25, " (4x faster)")))
+        out("live ratio sysdev-tree-json-all/%s=%s" % (udev, ratio(j, u)))
+    out("live ratio sysdev-tree-default/find=%s" % ratio(d, f, 1.2))
+    out("live ratio sysdev-tree-json-all/find=%s" % ratio(j, f))
     if have_strace(args):
         for k, argv in cmds.items():
             tgt = 8 if k.startswith("sysdev-tree") else None
@@ -245,54 +280,68 @@ class Place:
 
 
 def synthetic(args, exe, tmpdir):
+    """All trees are generated first and measured together, the sizes taking
+    turns in every round: timings taken minutes apart on a shared machine
+    differ by more than the growth being measured."""
     sizes = [int(x) for x in args.sizes.split(",") if x]
-    place = Place(max(sizes) * ENTRIES_PER_DEVICE, max(sizes) * BYTES_PER_DEVICE)
+    place = Place(sum(sizes) * ENTRIES_PER_DEVICE, sum(sizes) * BYTES_PER_DEVICE)
     out("synthetic place=%s dir=%s" % (place.kind, place.dir))
-    results = {}
     st = have_strace(args)
     try:
+        roots, ndirs, cmds = {}, {}, {}
         for n in sizes:
-            root = os.path.join(place.dir, "sys-%d" % n)
+            root = roots[n] = os.path.join(place.dir, "sys-%d" % n)
             t0 = time.perf_counter()
             r = subprocess.run([sys.executable, os.path.join(HERE, "gen_sysfs.py"),
                                 "--devices", str(n), root],
                                stdout=subprocess.PIPE, check=True, text=True)
             gen = time.perf_counter() - t0
             summary = r.stdout.strip().splitlines()[-1]
-            ndirs = count_dirs(os.path.join(root, "devices"))
+            ndirs[n] = count_dirs(os.path.join(root, "devices"))
             out("synthetic n=%d generate_s=%.2f %s dirs_under_devices=%d"
-                % (n, gen, summary, ndirs))
+                % (n, gen, summary, ndirs[n]))
             runs = args.runs if n <= 10000 else max(3, args.runs // 3)
-            cmds = {"default": [exe, "--root", root],
-                    "json-all": [exe, "--root", root, "--json", "--all"],
-                    "find": ["find", os.path.join(root, "devices")]}
-            res = medians(cmds, runs)
-            for k, (t, fails) in res.items():
-                rss = peak_rss_kib(cmds[k])
-                line = ("synthetic n=%d %s wall_ms_median=%.2f runs=%d peak_rss_mib=%s"
-                        % (n, k, t * 1e3, runs,
-                           "%.1f" % (rss / 1024) if rss else "unavailable"))
-                if rss and k != "find" and n >= 100000:
-                    line += " rss_target<=64 %s" % verdict(rss / 1024 <= 64)
-                if fails:
-                    line += " failures=%d" % fails
-                out(line)
-                results[(n, k)] = t
+            cmds[(n, "default")] = ([exe, "--root", root], runs)
+            cmds[(n, "json-all")] = ([exe, "--root", root, "--json", "--all"], runs)
+            cmds[(n, "find")] = (["find", os.path.join(root, "devices")], runs)
+        loadavg("synthetic start")
+        res = medians(cmds, args.runs)
+        loadavg("synthetic end")
+        for (n, k), tm in res.items():
+            rss = peak_rss_kib(cmds[(n, k)][0])
+            line = ("synthetic n=%d %s wall_ms_median=%.2f cpu_ms_median=%.2f "
+                    "runs=%d us_per_dir=%.2f peak_rss_mib=%s"
+                    % (n, k, tm.wall_med * 1e3, tm.cpu_med * 1e3, len(tm.wall),
+                       tm.wall_med * 1e6 / ndirs[n],
+                       "%.1f" % (rss / 1024) if rss else "unavailable"))
+            if rss and k != "find" and n >= 100000:
+                line += " rss_target<=64 %s" % verdict(rss / 1024 <= 64)
+            if tm.fails:
+                line += " failures=%d" % tm.fails
+            out(line)
+        for n in sizes:
+            f = res[(n, "find")].wall_med
             out("synthetic n=%d ratio default/find=%.3f json-all/find=%.3f"
-                % (n, res["default"][0] / res["find"][0],
-                   res["json-all"][0] / res["find"][0]))
-            if st:
+                % (n, res[(n, "default")].wall_med / f, res[(n, "json-all")].wall_med / f))
+        for k in ("default", "json-all", "find"):
+            if (10000, k) in res and (100000, k) in res:
+                a, b = res[(10000, k)], res[(100000, k)]
+                qw, qc = b.wall_med / a.wall_med, b.cpu_med / a.cpu_med
+                tgt = (" target<=12 wall %s cpu %s" % (verdict(qw <= 12), verdict(qc <= 12))
+                       if k != "find" else " (no target: the filesystem's own growth)")
+                out("synthetic ratio %s t100k/t10k wall=%.2f cpu=%.2f dirs=%.2f%s"
+                    % (k, qw, qc, ndirs[100000] / ndirs[10000], tgt))
+        if st:
+            for n in sizes:
+                if n > args.strace_max:
+                    out("synthetic n=%d strace skipped (n > --strace-max %d; the counts "
+                        "per directory do not depend on n)" % (n, args.strace_max))
+                    continue
                 for k in ("default", "json-all"):
-                    strace_lines("synthetic n=%d strace" % n, k, cmds[k], ndirs,
-                                 tmpdir, 8, top=args.strace_top)
-            place.clear(root)
+                    strace_lines("synthetic n=%d strace" % n, k, cmds[(n, k)][0],
+                                 ndirs[n], tmpdir, 8, top=args.strace_top)
     finally:
         place.close()
-    for k in ("default", "json-all", "find"):
-        if (10000, k) in results and (100000, k) in results:
-            q = results[(100000, k)] / results[(10000, k)]
-            tgt = " target<=12 %s" % verdict(q <= 12) if k != "find" else " (no target)"
-            out("synthetic ratio %s t100k/t10k=%.2f%s" % (k, q, tgt))
 
 
 def main():
@@ -304,6 +353,8 @@ def main():
     ap.add_argument("--strace-top", type=int, default=8,
                     help="how many syscalls to break down per command")
     ap.add_argument("--no-strace", action="store_true")
+    ap.add_argument("--strace-max", type=int, default=10000,
+                    help="largest synthetic tree to run under strace")
     args = ap.parse_args()
     exe = os.path.abspath(args.exe)
     # meson's timeout sends SIGTERM: unwind so the tmpfs is unmounted
