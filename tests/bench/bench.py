@@ -137,6 +137,15 @@ def strace_counts(argv, tmpdir):
     return calls, sum(calls.values())
 
 
+def strace_kinds(prefix, label, exe, root, argv):
+    """Per kind of directory breakdown (strace_kinds.py), one line per kind."""
+    r = subprocess.run([sys.executable, os.path.join(HERE, "strace_kinds.py"),
+                        "--exe", exe, "--root", root, "--label", label, "--"] + argv,
+                       stdout=subprocess.PIPE, text=True)
+    for line in r.stdout.splitlines():
+        out("%s %s" % (prefix, line))
+
+
 def count_dirs(top):
     r = subprocess.run(["find", top, "-type", "d"], stdout=subprocess.PIPE, check=True)
     return r.stdout.count(b"\n")
@@ -233,6 +242,8 @@ def live(args, exe, tmpdir):
             tgt = 8 if k.startswith("sysdev-tree") else None
             strace_lines("live strace", k, argv, ndirs, tmpdir, tgt,
                          top=args.strace_top if tgt else 5)
+        for k in ("sysdev-tree-default", "sysdev-tree-json-all"):
+            strace_kinds("live", k, exe, "/sys", cmds[k])
 
 
 # ---------------------------------------------------------- synthetic trees
@@ -340,6 +351,9 @@ def synthetic(args, exe, tmpdir):
                 for k in ("default", "json-all"):
                     strace_lines("synthetic n=%d strace" % n, k, cmds[(n, k)][0],
                                  ndirs[n], tmpdir, 8, top=args.strace_top)
+                if n == min(sizes):
+                    for k in ("default", "json-all"):
+                        strace_kinds("synthetic n=%d" % n, k, exe, roots[n], cmds[(n, k)][0])
     finally:
         place.close()
 
