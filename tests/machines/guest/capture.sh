@@ -1,0 +1,91 @@
+#!/bin/sh
+# Guest half of the 'machines' suite (run as `sh /guest.sh /out` by
+# tests/qemu/guest/init.sh once the image modules are loaded).
+#
+# 1. waits until the device tree settles: the number of directories under
+#    /sys/devices holding a uevent file must stay the same for SETTLE
+#    consecutive seconds (at most SETTLE_MAX seconds in all);
+# 2. instantiates EEPROMs on every SMBus adapter (the Linux way of declaring
+#    i2c clients that cannot be probed: `echo NAME ADDR > new_device`),
+#    as i2c_register_spd() does not on QEMU's memory type, then settles again;
+# 3. records what the host judges, in /out:
+#      check-udev.txt / .rc     sysdev-tree --check-udev on the live /sys
+#      live.json / .rc          sysdev-tree --json --all on the live /sys
+#      capture.txt / .rc        sysdev-tree --capture /tmp/cap (full capture)
+#      full.sysfs / .rc         sysdev-fixture pack /tmp/cap
+#      readback.json / .rc      sysdev-tree --root /tmp/cap --json --all
+#      fixture.sysfs / .rc      sysdev-fixture capture (walk-only contents)
+#      info.txt                 kernel, uptimes, device count, modules
+# The script's own exit status is 0 unless a step could not run at all; the
+# host decides what passed.
+out=${1:-/out}
+SETTLE=${SETTLE:-3}
+SETTLE_MAX=${SETTLE_MAX:-60}
+
+ndev() { find /sys/devices -name uevent -type f 2>/dev/null | wc -l; }
+
+settle() {
+	last=-1 same=0 t=0
+	while [ $t -lt "$SETTLE_MAX" ]; do
+		n=$(ndev)
+		if [ "$n" = "$last" ]; then
+			same=$((same + 1))
+			[ $same -ge "$SETTLE" ] && break
+		else
+			same=0
+		fi
+		last=$n
+		sleep 1
+		t=$((t + 1))
+	done
+	echo "@@SDT-MACHINE settled at $last devices after ${t}s"
+}
+
+{
+	echo "kernel $(uname -r)"
+	echo "uptime_start $(cut -d' ' -f1 /proc/uptime)"
+} > "$out/info.txt"
+
+settle
+
+for a in /sys/bus/i2c/devices/i2c-*; do
+	[ -e "$a/name" ] || continue
+	name=$(cat "$a/name")
+	case "$name" in
+	SMBus*)
+		# QEMU's pc and q35 put 256-byte EEPROMs at 0x50..0x57.
+		echo spd 0x50 > "$a/new_device"
+		echo 24c02 0x51 > "$a/new_device"
+		echo "@@SDT-MACHINE eeproms on ${a##*/} ($name)"
+		;;
+	esac
+done
+settle
+
+echo "uptime_settled $(cut -d' ' -f1 /proc/uptime)" >> "$out/info.txt"
+echo "devices $(ndev)" >> "$out/info.txt"
+
+run() {
+	name=$1
+	shift
+	"$@" > "$out/$name.out" 2> "$out/$name.err"
+	echo $? > "$out/$name.rc"
+	echo "@@SDT-MACHINE $name rc=$(cat "$out/$name.rc")"
+}
+
+run check-udev sysdev-tree --check-udev
+run live sysdev-tree --json --all
+run capture sysdev-tree --capture /tmp/cap
+run full sysdev-fixture pack /tmp/cap
+run readback sysdev-tree --root /tmp/cap --json --all
+run stats sysdev-tree --stats --json
+run fixture sysdev-fixture capture /tmp/fixture.sysfs
+[ -f /tmp/fixture.sysfs ] && mv /tmp/fixture.sysfs "$out/fixture.sysfs"
+cat "$out/check-udev.out"
+
+{
+	echo "uptime_end $(cut -d' ' -f1 /proc/uptime)"
+	echo "modules"
+	cut -d' ' -f1 /proc/modules | sort
+} >> "$out/info.txt"
+exit 0
