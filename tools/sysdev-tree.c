@@ -252,7 +252,7 @@ int main(int argc, char **argv)
 		{"set-latency-tolerance", required_argument, NULL, OPT_SET_LT},
 		{"get-latency-tolerance", required_argument, NULL, OPT_GET_LT},
 		{"capture", required_argument, NULL, OPT_CAPTURE},
-		{"diff", required_argument, NULL, OPT_DIFF},
+		{"diff", no_argument, NULL, OPT_DIFF},
 		{"check-udev", no_argument, NULL, OPT_CHECK_UDEV},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
@@ -262,6 +262,7 @@ int main(int argc, char **argv)
 	enum color_mode color = COLOR_AUTO;
 	struct sysdev *ctx = NULL;
 	int c, err, modes = 0, ret, cur = 1;
+	bool diff = false;
 
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	signal(SIGPIPE, SIG_IGN);
@@ -343,7 +344,8 @@ int main(int argc, char **argv)
 			modes++;
 			break;
 		case OPT_DIFF:
-			o.diff_old = optarg;
+			/* OLD and NEW are the positional arguments, so options may follow */
+			diff = true;
 			modes++;
 			break;
 		case OPT_CHECK_UDEV:
@@ -372,11 +374,12 @@ int main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 		o.lt_device = argv[optind++];
-	} else if (o.diff_old) {
-		if (optind + 1 != argc) {
+	} else if (diff) {
+		if (optind + 2 != argc) {
 			warnx_("--diff", "needs OLD and NEW");
 			return EXIT_USAGE;
 		}
+		o.diff_old = argv[optind++];
 		o.diff_new = argv[optind++];
 	} else if (optind < argc) {
 		o.start = argv[optind++];
