@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "libsysdev-private.h"
@@ -66,31 +67,69 @@ static void counts_free(struct counts *c)
 }
 
 /* Count the lines of one file as `cat | sort | uniq -c` would. */
-static int count_lines(struct counts *c, int dirfd, const char *path)
+/*
+ * cat joins a file without a final newline to the next one; the part line
+ * waits here for the rest (bounded: a hostile tree cannot grow it).
+ */
+struct carry {
+	char buf[4096];
+	size_t len;
+};
+
+static int add_line(struct counts *c, struct carry *k, const char *s, size_t len)
+{
+	char line[sizeof(k->buf) + 4097];
+	int err;
+
+	if (!k->len)
+		return counts_add(c, s, len);
+	memcpy(line, k->buf, k->len);
+	memcpy(line + k->len, s, len);
+	err = counts_add(c, line, k->len + len);
+	k->len = 0;
+	return err;
+}
+
+/* Count the lines of one file as `cat | sort | uniq -c` would. */
+static int count_lines(struct counts *c, struct carry *k, int dirfd, const char *path)
 {
 	char buf[4097];
 	ssize_t len;
 	size_t start = 0;
 	int err;
 
-	/* cat follows the class/bus links; O_NONBLOCK keeps a FIFO from hanging */
-	int fd = openat(dirfd, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	struct stat st;
+	int fd;
 
+	/*
+	 * cat follows the class/bus links.  Only a regular file is read: a FIFO
+	 * or a device node in a hand-made tree is not a status (opening a device
+	 * can have effects; O_NONBLOCK still guards the race with a FIFO).
+	 */
+	if (fstatat(dirfd, path, &st, 0) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	fd = openat(dirfd, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return 0; /* cat would complain and go on */
 	len = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (len <= 0)
 		return 0;
-	for (size_t i = 0; i <= (size_t)len; i++) {
-		if (i == (size_t)len || buf[i] == '\n') {
-			if (i > start || i < (size_t)len) {
-				err = counts_add(c, buf + start, i - start);
-				if (err < 0)
-					return err;
-			}
-			start = i + 1;
-		}
+	for (size_t i = 0; i < (size_t)len; i++) {
+		if (buf[i] != '\n')
+			continue;
+		err = add_line(c, k, buf + start, i - start);
+		if (err < 0)
+			return err;
+		start = i + 1;
+	}
+	if (start < (size_t)len) {
+		size_t n = (size_t)len - start;
+
+		if (n > sizeof(k->buf) - k->len)
+			n = sizeof(k->buf) - k->len;
+		memcpy(k->buf + k->len, buf + start, n);
+		k->len += n;
 	}
 	return 0;
 }
@@ -98,6 +137,7 @@ static int count_lines(struct counts *c, int dirfd, const char *path)
 /* @glob_dir/&ast;/@sub/&ast;/power/runtime_status, dotfiles skipped as the shell does */
 static int count_status(struct sysdev *ctx, const char *top, const char *sub, struct counts *c)
 {
+	struct carry carry = {.len = 0};
 	struct name_set outer;
 	int err;
 
@@ -126,7 +166,7 @@ static int count_status(struct sysdev *ctx, const char *top, const char *sub, st
 					err = -ENOMEM;
 					break;
 				}
-				err = count_lines(c, fd, path);
+				err = count_lines(c, &carry, fd, path);
 				free(path);
 			}
 			name_set_free(&inner);
@@ -134,6 +174,9 @@ static int count_status(struct sysdev *ctx, const char *top, const char *sub, st
 		close(fd);
 	}
 	name_set_free(&outer);
+	/* a last line without a newline still counts, as uniq -c counts it */
+	if (err >= 0 && carry.len)
+		err = counts_add(c, carry.buf, carry.len);
 	if (err >= 0 && c->n > 1)
 		qsort(c->v, c->n, sizeof(*c->v), cmp_counter);
 	return err < 0 ? err : 0;
