@@ -225,7 +225,9 @@ static int lookup_devnode(struct sysdev *ctx, const char *node, char **devpath)
 				continue;
 			}
 			fd = open_devpath(ctx, res);
-			if (fd >= 0 && uevent_read_at(&u, fd) == 0) {
+			/* a hand-made tree: only a regular uevent is read (no FIFO, no device node) */
+			if (fd >= 0 && fstatat(fd, "uevent", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    S_ISREG(st.st_mode) && uevent_read_at(&u, fd) == 0) {
 				dn = uevent_get(&u, "DEVNAME");
 				if (dn && strcmp(dn, node + 5) == 0) {
 					uevent_free(&u);

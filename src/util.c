@@ -205,12 +205,22 @@ ssize_t read_file_at(int dirfd, const char *name, char *buf, size_t size, bool c
 
 	if (size == 0)
 		return -EINVAL;
+	if (check_regular) {
+		struct stat st;
+
+		/* before the open: opening a device node can have effects of its own */
+		if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			return -errno;
+		if (!S_ISREG(st.st_mode))
+			return -EINVAL;
+	}
 	fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
 	if (check_regular) {
 		struct stat st;
 
+		/* and after it: it may have been replaced in between */
 		if (fstat(fd, &st) < 0) {
 			err = -errno;
 			goto out;

@@ -424,6 +424,16 @@ def case_fifo(c):
     mkdirs(r, "dev/char")
     link(r, "dev/char/1:3", "../../devices/platform/fifodev")
     fifo(r, "dev/char/1:4")
+    # every FIFO holds a line, kept open by us: if anything reads a FIFO,
+    # the line is gone (not a regular file: never read, not even non-blocking)
+    held = []
+    for dirpath, dirnames, filenames in os.walk(r):
+        for f in filenames:
+            p = os.path.join(dirpath, f)
+            if stat.S_ISFIFO(os.lstat(p).st_mode):
+                fd = os.open(p, os.O_RDWR | os.O_NONBLOCK)
+                os.write(fd, b"SENTINEL\n")
+                held.append((p, fd))
     c.freeze()
     doc = c.standard_runs(expect_devices=["/devices/platform", "/devices/platform/realdev"])
     if doc:
@@ -441,6 +451,15 @@ def case_fifo(c):
     check(c.cli("--parents", "/dev/realdev"), rcs=(1,), names=("/dev/realdev",))
     check(c.cli("/devices/platform/realdev/attr_fifo"), rcs=(1,), names=("attr_fifo",))
     check(c.cli("--subsystem", "platform", "--json", "--attrs", "--power"), rcs=(0,), want_json=True)
+    check(c.cli("--parents", "/dev/fifodev"), rcs=(1,), names=("/dev/fifodev",))
+    for p, fd in held:
+        try:
+            left = os.read(fd, 64)
+        except BlockingIOError:
+            left = b""
+        os.close(fd)
+        if left != b"SENTINEL\n":
+            fail("fifo: %s was read by the CLI (left: %r)" % (p[len(c.root):], left))
     c.verify_untouched()
 
 
