@@ -158,10 +158,13 @@ int cmd_latency_tolerance(struct sysdev *ctx, const struct options *o)
 		warnx_(syspath_of(ctx, sysdev_device_get_devpath(dev)),
 		       "this device has no power/pm_qos_latency_tolerance_us: its driver does not "
 		       "support latency tolerance (EOPNOTSUPP)");
-	} else if (err == -EINVAL) {
+	} else if (err == -EINVAL && o->set_lt_value) {
 		warnx_(syspath_of(ctx, sysdev_device_get_devpath(dev)),
-		       "the kernel refused latency tolerance '%s' (EINVAL)",
-		       o->set_lt_value ? o->set_lt_value : "");
+		       "the kernel refused latency tolerance '%s' (EINVAL)", o->set_lt_value);
+	} else if (err == -EINVAL) {
+		/* reading: the library refuses a FIFO or other non-regular file */
+		warnx_(syspath_of(ctx, sysdev_device_get_devpath(dev)),
+		       "power/pm_qos_latency_tolerance_us is not a regular file (EINVAL)");
 	} else if (err == -EACCES || err == -EPERM) {
 		warnx_(syspath_of(ctx, sysdev_device_get_devpath(dev)),
 		       "not allowed to %s power/pm_qos_latency_tolerance_us: %s",
