@@ -424,6 +424,11 @@ def case_fifo(c):
     mkdirs(r, "dev/char")
     link(r, "dev/char/1:3", "../../devices/platform/fifodev")
     fifo(r, "dev/char/1:4")
+    # device nodes where sysfs has regular files (/dev/null and /dev/zero)
+    for rel, minor in (("devices/platform/nulldev/uevent", 3), ("devices/platform/realdev/attr_zero", 5),
+                       ("class/fifocls/zero/power/runtime_status", 5)):
+        mkdirs(r, os.path.dirname(rel))
+        os.mknod(os.path.join(r, rel), stat.S_IFCHR | 0o644, os.makedev(1, minor))
     # every FIFO holds a line, kept open by us: if anything reads a FIFO,
     # the line is gone (not a regular file: never read, not even non-blocking)
     held = []
@@ -440,6 +445,8 @@ def case_fifo(c):
         kinds = {n["path"]: n["kind"] for n in nodes_of(doc)}
         if kinds.get("/devices/platform/fifodev") == "device":
             fail("fifo: a FIFO uevent made a device")
+        if kinds.get("/devices/platform/nulldev") == "device":
+            fail("fifo: a device-node uevent made a device")
     check(c.cli("--parents", "/devices/platform/fifodev"), rcs=(1,), names=("/devices/platform/fifodev",))
     check(c.cli("--parents", "/devices/platform/realdev"), rcs=(0,))
     check(c.cli("--parents", "platform:fifodev"), rcs=(1,), names=("platform:fifodev",))
@@ -454,6 +461,10 @@ def case_fifo(c):
     check(c.cli("/devices/platform/realdev/attr_fifo"), rcs=(1,), names=("attr_fifo",))
     check(c.cli("--subsystem", "platform", "--json", "--attrs", "--power"), rcs=(0,), want_json=True)
     check(c.cli("--parents", "/dev/fifodev"), rcs=(1,), names=("/dev/fifodev",))
+    rr = c.cli("--stats", "--json")
+    st = check(rr, rcs=(0,), want_json=True)
+    if st and any("\x00" in k or "SENTINEL" in k for k in st["runtime_status"]["class"]):
+        fail("fifo: a FIFO or /dev/zero was counted as a runtime status: %r" % st["runtime_status"])
     for p, fd in held:
         try:
             left = os.read(fd, 64)
