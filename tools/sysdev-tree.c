@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* sysdev-tree: the command line.  Options, dispatch, and error words. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -223,6 +224,28 @@ static int parse_depth(const char *arg, int *out)
 	return 0;
 }
 
+/*
+ * A closed stdin, stdout or stderr would be the next descriptor open()
+ * returns: the walk's, or a file --capture writes, would then receive our
+ * output.  Park /dev/null there, read-only, so that writes to a closed
+ * stdout or stderr still fail (EBADF) as they would have.
+ */
+static void guard_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		int nfd = open("/dev/null", O_RDONLY | O_NOCTTY);
+
+		if (nfd >= 0 && nfd != fd) {
+			/* a lower one was closed too and got it: it is guarded as well */
+			dup2(nfd, fd);
+			if (nfd > 2)
+				close(nfd);
+		}
+	}
+}
+
 static void raise_fd_limit(void)
 {
 	struct rlimit rl;
@@ -264,6 +287,7 @@ int main(int argc, char **argv)
 	int c, err, modes = 0, ret, cur = 1;
 	bool diff = false;
 
+	guard_std_fds();
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	signal(SIGPIPE, SIG_IGN);
 	/* our own messages: getopt's start with argv[0], a full path when run so */

@@ -934,6 +934,14 @@ def case_cmdline(c):
         if rr.out != want if v != "0" else rr.out != b"0\n":
             fail("get-latency-tolerance after %r: %r" % (v, rr.out))
     c.verify_untouched(allowed=(b"/sys/" + b(lt),))
+    # closed stdout, stderr, stdin: no signal, an error that says so where it can
+    for redir, rcs in ((">&-", (1,)), ("2>&-", (0,)), ("<&-", (0,)), (">&- 2>&-", (1,)), (">/dev/full", (1,))):
+        rr = run(["sh", "-c", 'exec "$0" "$@" ' + redir, c.opts.cli, "--root", r, "--json", "--all"])
+        if rr.timed_out or rr.rc not in rcs:
+            fail("sysdev-tree --json --all %s: exit %s, expected %s: %r" % (redir, rr.rc, rcs, rr.err))
+        if rr.rc == 1 and "2>&-" not in redir and not rr.err.startswith(b"sysdev-tree: stdout: write error"):
+            fail("sysdev-tree --json --all %s: %r" % (redir, rr.err))
+    c.verify_untouched(allowed=(b"/sys/" + b(lt),))
     for args in (["--depth", "0"], ["--depth", "8192"], ["--depth=1", "--json"]):
         check(c.cli(*args), rcs=(0,), want_json="--json" in args)
     return 0
