@@ -19,9 +19,14 @@ N is the number of device directories (directories holding `uevent`); the
 tree has exactly N of them.  The composition is a fixed fraction of N so that
 trees of different sizes have the same shape and per-device cost.
 
-Python 3 standard library only; files are written with os.open/os.write and
-empty attributes with a single mknod, so 100k devices build in well under a
-minute on tmpfs.  The last line on stdout is a summary:
+Python 3 standard library only.  Files whose content is per device (uevent,
+dev) are written; every other attribute is a hard link to one template inode
+per content (under DIR/.sdt-attr-templates, outside devices/, bus/, class/),
+so that a 100k-device tree (5.4M entries) costs dentries, not inodes and
+pages.  Hard links count against a tmpfs's nr_inodes, which is why bench.py
+mounts a private tmpfs with nr_inodes=0 (/dev/shm's limit is ~3M here).
+10k devices build in about 4 s and 100k in 45-55 s on tmpfs (2 shared cores).
+The last line on stdout is a summary:
     devices=N dirs=D files=F links=L seconds=T
 """
 
