@@ -138,6 +138,24 @@ def pc_args(d):
     ]
 
 
+def virt_arm64_args(d):
+    return [
+        "-M", "virt", "-cpu", "cortex-a57",
+        # on virtio-mmio (a device-tree platform device): an entropy source
+        "-device", "virtio-rng-device",
+        # on the PCIe host bridge (pci-host-generic)
+        "-drive", "if=none,id=nvm,format=raw,file=" +
+        disk(os.path.join(d, "nvme.img"), 64, [(1, 62, 0x83)]),
+        "-device", "nvme,serial=sdtnvme0,drive=nvm",
+        "-device", "qemu-xhci,id=xhci",
+        "-device", "usb-kbd,bus=xhci.0",
+        "-drive", "if=none,id=stick,format=raw,file=" +
+        disk(os.path.join(d, "stick.img"), 16),
+        "-device", "usb-storage,bus=xhci.0,drive=stick",
+        "-device", "virtio-net-pci",
+    ]
+
+
 MACHINES = {
     "q35": {
         "args": q35_args,
@@ -166,6 +184,24 @@ MACHINES = {
             ("pci", "piix4_smbus"), ("usb", "usb-storage"), ("i2c", "at24"),
             ("scsi", "sd"), ("scsi", "sr")],
         "expect_class": {"block": 5, "net": 2, "i2c-dev": 1, "tty": 1},
+    },
+    "virt-arm64": {
+        "arch": "arm64",
+        "args": virt_arm64_args,
+        "append": "console=ttyAMA0",
+        "modules": [
+            "virtio_pci", "virtio_blk", "virtio_mmio", "virtio_rng",
+            "virtio_net", "nvme", "xhci_pci", "usb_storage", "sd_mod",
+            "usbhid", "hid_generic", "evdev", "gpio_keys"],
+        "expect_drivers": [
+            ("pci", "nvme"), ("pci", "xhci_hcd"), ("pci", "virtio-pci"),
+            ("platform", "virtio-mmio"), ("virtio", "virtio_rng"),
+            ("virtio", "virtio_net"), ("virtio", "virtio_blk"),
+            ("usb", "usb-storage"), ("usb", "usbhid"), ("hid", "hid-generic"),
+            ("amba", "uart-pl011"), ("scsi", "sd")],
+        "expect_class": {"block": 4, "net": 1, "input": 1, "tty": 1},
+        # device-tree nodes the walk must see as of_node links
+        "expect_of_node": 10,
     },
 }
 
@@ -263,13 +299,30 @@ def main():
         raise
     t0 = time.monotonic()
     initrd = os.path.join(work, "initrd.cpio.gz")
-    build_initramfs.build(kinfo, initrd, os.path.join(HERE, "guest", "capture.sh"),
-                          modules=m["modules"], binaries=[cli, tool])
+    guest = os.path.join(HERE, "guest", "capture.sh")
+    if m.get("arch") == "arm64":
+        import arm64
+        miss = arm64.ensure_host_tools()
+        if miss:
+            print("SKIP: missing host packages: " + " ".join(miss))
+            return 77
+        host_busybox = kinfo["busybox"]
+        kinfo = arm64.fetch(os.path.join(top, "..", "qemu", "cache"))
+        gcli, gtool, glib = arm64.cross_build(os.path.join(HERE, "..", ".."),
+                                              os.path.join(top, "arm64-cross"),
+                                              kinfo["root"])
+        print("cross build: %.1f s" % (time.monotonic() - t0))
+        arm64.initramfs(kinfo, host_busybox, initrd, guest, m["modules"],
+                        [gcli, gtool], glib)
+    else:
+        build_initramfs.build(kinfo, initrd, guest, modules=m["modules"],
+                              binaries=[cli, tool])
     print("initramfs: %.1f s, %d KiB" % (time.monotonic() - t0,
                                           os.path.getsize(initrd) >> 10))
     res = bootmod.boot(kinfo["vmlinuz"], initrd, timeout=args.timeout,
                        out_dir=work, out_disk_mib=512, memory=1024,
-                       qemu_args=m["args"](work))
+                       append=m.get("append", ""), qemu_args=m["args"](work),
+                       qemu=kinfo.get("qemu") or "qemu-system-x86_64")
     print("boot: %s" % json.dumps(res))
     out = res["out"]
     if not c.ok("guest finished", res["done"] and not res["timed_out"] and out,
@@ -332,6 +385,15 @@ def main():
              (name, os.path.getsize(archive) >> 10),
              r.returncode == 0 and back == live,
              r.stderr.strip() or json_diff(live, back))
+
+    if m.get("expect_of_node"):
+        # device-tree machines: devices link their node (S/firmware/devicetree)
+        full = os.path.join(work, "unpacked-full")
+        n_of = sum(1 for p in devs
+                   if os.path.islink(os.path.join(full, p.lstrip("/"), "of_node")))
+        print("devices with an of_node link: %d" % n_of)
+        c.ok("at least %d devices with an of_node link" % m["expect_of_node"],
+             n_of >= m["expect_of_node"], "found %d" % n_of)
 
     have = {(n.get("subsystem"), n.get("driver")) for n in devs.values()}
     for pair in m["expect_drivers"]:
