@@ -41,6 +41,8 @@ void warnx_(const char *what, const char *fmt, ...) __attribute__((format(printf
 const char *error_words(int err);
 /* Resolve START (DEVICE form or a devpath/syspath of any directory) to a devpath. */
 int resolve_start(struct sysdev *ctx, const char *start, char **devpath);
+/* Why sysdev_new(@root) failed, in words. */
+void warn_root(const char *root, int err);
 /* The walk's start from o->start (NULL when none); warns and returns < 0 on failure. */
 int start_or_warn(struct sysdev *ctx, const struct options *o, char **start);
 /* A syspath for messages: root + devpath. */
@@ -48,6 +50,11 @@ const char *syspath_of(struct sysdev *ctx, const char *devpath);
 /* Open a device named on the command line, printing a clear error; NULL on failure. */
 struct sysdev_device *open_device_or_warn(struct sysdev *ctx, const char *spec);
 int check_output(void);
+
+/* util.c: make room for @need elements of @elem bytes (doubling); 0 or -ENOMEM */
+int grow_array(void **v, size_t *cap, size_t need, size_t elem);
+char *strdup_or_null(const char *s);
+bool str_eq_or_null(const char *a, const char *b); /* NULL equals only NULL */
 
 /* escape.c: escaping for text and JSON output */
 void fput_text(FILE *f, const char *s);            /* one line stays one line */

@@ -78,34 +78,6 @@ struct diffs {
 	size_t n, cap;
 };
 
-static int grow(void **v, size_t *cap, size_t n, size_t elem)
-{
-	void *nv;
-	size_t ncap;
-
-	if (n < *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 256;
-	nv = realloc(*v, ncap * elem);
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	*cap = ncap;
-	return 0;
-}
-
-static char *xstrdup0(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
-
-static bool str_eq(const char *a, const char *b)
-{
-	if (!a || !b)
-		return a == b;
-	return strcmp(a, b) == 0;
-}
-
 static int cmp_dev(const void *a, const void *b)
 {
 	return strcmp(((const struct dev *)a)->devpath, ((const struct dev *)b)->devpath);
@@ -158,16 +130,16 @@ static int devs_add(struct devs *d, const char *devpath, const char *subsystem,
 {
 	struct dev *x;
 
-	if (grow((void **)&d->v, &d->cap, d->n, sizeof(*d->v)) < 0)
+	if (grow_array((void **)&d->v, &d->cap, d->n + 1, sizeof(*d->v)) < 0)
 		return -ENOMEM;
 	x = &d->v[d->n];
 	*x = (struct dev){
 		.devpath = strdup(devpath),
-		.subsystem = xstrdup0(subsystem),
-		.driver = xstrdup0(driver),
-		.devtype = xstrdup0(devtype),
-		.devnum = xstrdup0(devnum),
-		.parent = xstrdup0(parent),
+		.subsystem = strdup_or_null(subsystem),
+		.driver = strdup_or_null(driver),
+		.devtype = strdup_or_null(devtype),
+		.devnum = strdup_or_null(devnum),
+		.parent = strdup_or_null(parent),
 	};
 	d->n++;
 	if (!x->devpath || (subsystem && !x->subsystem) || (driver && !x->driver) ||
@@ -355,7 +327,7 @@ static int add_link(int rootfd, struct links *l, const char *list)
 	if (fstatat(rootfd, list + 1, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISLNK(st.st_mode) &&
 	    !S_ISDIR(st.st_mode))
 		return 0;
-	if (grow((void **)&l->v, &l->cap, l->n, sizeof(*l->v)) < 0)
+	if (grow_array((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v)) < 0)
 		return -ENOMEM;
 	x = &l->v[l->n];
 	*x = (struct link){.list = strdup(list)};
@@ -407,7 +379,7 @@ static int list_dir(int rootfd, const char *dir, char ***names, size_t *n)
 	for (struct dirent *de; (errno = 0, de = readdir(d));) {
 		if (de->d_name[0] == '.')
 			continue;
-		if (grow((void **)names, &cap, *n, sizeof(**names)) < 0 ||
+		if (grow_array((void **)names, &cap, *n + 1, sizeof(**names)) < 0 ||
 		    !((*names)[*n] = strdup(de->d_name))) {
 			closedir(d);
 			return -ENOMEM;
@@ -610,7 +582,7 @@ fail:
 static int add_diff(struct diffs *d, const char *devpath, const char *field, const char *walk,
 		    const char *udev)
 {
-	if (grow((void **)&d->v, &d->cap, d->n, sizeof(*d->v)) < 0)
+	if (grow_array((void **)&d->v, &d->cap, d->n + 1, sizeof(*d->v)) < 0)
 		return -ENOMEM;
 	d->v[d->n++] = (struct diff){devpath, field, walk, udev};
 	return 0;
@@ -753,15 +725,15 @@ int cmd_check_udev(struct sysdev *ctx, const struct options *o)
 		w->listed = true;
 		u->listed = true;
 		n_both++;
-		if ((!str_eq(w->subsystem, u->subsystem) &&
+		if ((!str_eq_or_null(w->subsystem, u->subsystem) &&
 		     add_diff(&diffs, w->devpath, "subsystem", w->subsystem, u->subsystem) < 0) ||
-		    (!str_eq(w->driver, u->driver) &&
+		    (!str_eq_or_null(w->driver, u->driver) &&
 		     add_diff(&diffs, w->devpath, "driver", w->driver, u->driver) < 0) ||
-		    (!str_eq(w->devtype, u->devtype) &&
+		    (!str_eq_or_null(w->devtype, u->devtype) &&
 		     add_diff(&diffs, w->devpath, "devtype", w->devtype, u->devtype) < 0) ||
-		    (!str_eq(w->devnum, u->devnum) &&
+		    (!str_eq_or_null(w->devnum, u->devnum) &&
 		     add_diff(&diffs, w->devpath, "devnum", w->devnum, u->devnum) < 0) ||
-		    (!str_eq(w->parent, u->parent) &&
+		    (!str_eq_or_null(w->parent, u->parent) &&
 		     add_diff(&diffs, w->devpath, "parent", w->parent, u->parent) < 0)) {
 			warnx_(root, "%s", error_words(-ENOMEM));
 			goto out;

@@ -79,34 +79,6 @@ struct walk_state {
 	unsigned long errors;
 };
 
-static int grow(void **v, size_t *cap, size_t n, size_t elem)
-{
-	void *nv;
-	size_t ncap;
-
-	if (n < *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 256;
-	nv = realloc(*v, ncap * elem);
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	*cap = ncap;
-	return 0;
-}
-
-static char *xstrdup0(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
-
-static bool str_eq(const char *a, const char *b)
-{
-	if (!a || !b)
-		return a == b;
-	return strcmp(a, b) == 0;
-}
-
 static int cmp_dev(const void *a, const void *b)
 {
 	return strcmp(((const struct dev *)a)->devpath, ((const struct dev *)b)->devpath);
@@ -161,7 +133,7 @@ static int read_attrs(const struct sysdev_node *node, struct dev *x)
 		}
 		if (type != DT_REG || strcmp(name, "uevent") == 0)
 			continue;
-		if (grow((void **)&x->attrs, &cap, x->nattrs, sizeof(*x->attrs)) < 0)
+		if (grow_array((void **)&x->attrs, &cap, x->nattrs + 1, sizeof(*x->attrs)) < 0)
 			return -ENOMEM;
 		a = &x->attrs[x->nattrs++];
 		*a = (struct attr){.name = strdup(name)};
@@ -192,15 +164,15 @@ static int on_node(const struct sysdev_node *node, void *data)
 	}
 	if (sysdev_node_get_kind(node) != SYSDEV_KIND_DEVICE)
 		return 0;
-	if (grow((void **)&w->devs->v, &w->devs->cap, w->devs->n, sizeof(*w->devs->v)) < 0)
+	if (grow_array((void **)&w->devs->v, &w->devs->cap, w->devs->n + 1, sizeof(*w->devs->v)) < 0)
 		return -ENOMEM;
 	x = &w->devs->v[w->devs->n++];
 	*x = (struct dev){
 		.devpath = strdup(sysdev_node_get_devpath(node)),
-		.subsystem = xstrdup0(sysdev_node_get_subsystem(node)),
-		.driver = xstrdup0(sysdev_node_get_driver(node)),
-		.devnum = xstrdup0(sysdev_node_get_devnum(node)),
-		.parent = xstrdup0(sysdev_node_get_parent(node)),
+		.subsystem = strdup_or_null(sysdev_node_get_subsystem(node)),
+		.driver = strdup_or_null(sysdev_node_get_driver(node)),
+		.devnum = strdup_or_null(sysdev_node_get_devnum(node)),
+		.parent = strdup_or_null(sysdev_node_get_parent(node)),
 	};
 	if (!x->devpath)
 		return -ENOMEM;
@@ -221,14 +193,7 @@ static int load(const char *root, bool attrs, struct devs *devs, bool *incomplet
 
 	err = sysdev_new(root, &ctx);
 	if (err < 0) {
-		if (err == -ENOENT)
-			warnx_(root, "not a sysfs root: no such directory, or it has no devices/ "
-				     "directory (ENOENT)");
-		else if (err == -ENOTDIR)
-			warnx_(root, "not a sysfs root: not a directory, or its devices/ is not a "
-				     "directory (ENOTDIR)");
-		else
-			warnx_(root, "cannot open sysfs root: %s", error_words(err));
+		warn_root(root, err);
 		return EXIT_TROUBLE;
 	}
 	w.ctx = ctx;
@@ -248,7 +213,7 @@ static int load(const char *root, bool attrs, struct devs *devs, bool *incomplet
 
 static int add_event(struct events *e, struct event ev)
 {
-	if (grow((void **)&e->v, &e->cap, e->n, sizeof(*e->v)) < 0)
+	if (grow_array((void **)&e->v, &e->cap, e->n + 1, sizeof(*e->v)) < 0)
 		return -ENOMEM;
 	ev.seq = e->n;
 	e->v[e->n++] = ev;
@@ -287,7 +252,7 @@ static int compare_fields(struct events *ev, const struct dev *a, const struct d
 		const char *va = *(char *const *)((const char *)a + fields[k].off);
 		const char *vb = *(char *const *)((const char *)b + fields[k].off);
 
-		if (!str_eq(va, vb) &&
+		if (!str_eq_or_null(va, vb) &&
 		    add_event(ev, (struct event){.kind = EV_CHANGED, .a = a, .b = b,
 						 .field = fields[k].field}) < 0)
 			return -ENOMEM;
@@ -311,7 +276,7 @@ static int compare_fields(struct events *ev, const struct dev *a, const struct d
 		} else {
 			i++;
 			j++;
-			if (str_eq(x->value, y->value) && (x->value || x->err == y->err))
+			if (str_eq_or_null(x->value, y->value) && (x->value || x->err == y->err))
 				continue;
 			e.attr_a = x;
 			e.attr_b = y;
@@ -348,7 +313,7 @@ static int cmp_cand(const void *pa, const void *pb)
 
 static bool same_key(const struct dev *a, const struct dev *b)
 {
-	return strcmp(a->name, b->name) == 0 && str_eq(a->subsystem, b->subsystem);
+	return strcmp(a->name, b->name) == 0 && str_eq_or_null(a->subsystem, b->subsystem);
 }
 
 static int find_moves(struct devs *olds, struct devs *news)
@@ -362,7 +327,7 @@ static int find_moves(struct devs *olds, struct devs *news)
 		for (size_t i = 0; i < mine->n; i++) {
 			if (find_dev(other, mine->v[i].devpath))
 				continue;
-			if (grow((void **)&c, &cap, n, sizeof(*c)) < 0) {
+			if (grow_array((void **)&c, &cap, n + 1, sizeof(*c)) < 0) {
 				free(c);
 				return -ENOMEM;
 			}
@@ -396,7 +361,7 @@ static int find_moves(struct devs *olds, struct devs *news)
 		if (!a->moved_to || !a->parent)
 			continue;
 		p = find_dev(olds, a->parent);
-		if (!p || !p->moved_to || !str_eq(a->moved_to->parent, p->moved_to->devpath))
+		if (!p || !p->moved_to || !str_eq_or_null(a->moved_to->parent, p->moved_to->devpath))
 			continue;
 		plen = strlen(p->devpath);
 		qlen = strlen(p->moved_to->devpath);

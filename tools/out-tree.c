@@ -39,23 +39,6 @@ static const char *col(const struct tree_state *t, const char *c)
 	return t->o->color ? c : "";
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return 0;
-	size_t ncap = *cap ? *cap : 64;
-
-	while (ncap < need)
-		ncap *= 2;
-	void *n = realloc(*p, ncap * elem);
-
-	if (!n)
-		return -ENOMEM;
-	*p = n;
-	*cap = ncap;
-	return 0;
-}
-
 static void print_prefix(struct tree_state *t, unsigned level, bool has_next)
 {
 	for (unsigned i = 1; i < level; i++)
@@ -129,8 +112,8 @@ static int enter(const struct sysdev_node *node, void *data)
 	bool has_next = sysdev_node_has_next_sibling(node);
 	int err;
 
-	if (grow((void **)&t->levels, &t->levels_cap, depth + 1, sizeof(*t->levels)) < 0 ||
-	    grow((void **)&t->more, &t->more_cap, t->level + 2, sizeof(*t->more)) < 0)
+	if (grow_array((void **)&t->levels, &t->levels_cap, depth + 1, sizeof(*t->levels)) < 0 ||
+	    grow_array((void **)&t->more, &t->more_cap, t->level + 2, sizeof(*t->more)) < 0)
 		return -ENOMEM;
 	/* the shown level of this node: one below the nearest shown ancestor */
 	t->levels[depth] = depth == 0 ? 0 : t->level + 1;

@@ -119,6 +119,18 @@ int resolve_start(struct sysdev *ctx, const char *start, char **devpath)
 	return *devpath ? 0 : -ENOMEM;
 }
 
+void warn_root(const char *root, int err)
+{
+	if (err == -ENOENT)
+		warnx_(root, "not a sysfs root: no such directory, or it has no devices/ "
+			     "directory (ENOENT)");
+	else if (err == -ENOTDIR)
+		warnx_(root, "not a sysfs root: not a directory, or its devices/ is not a "
+			     "directory (ENOTDIR)");
+	else
+		warnx_(root, "cannot open sysfs root: %s", error_words(err));
+}
+
 int start_or_warn(struct sysdev *ctx, const struct options *o, char **start)
 {
 	int err;
@@ -430,14 +442,7 @@ int main(int argc, char **argv)
 		/* an empty --root names nothing: say which argument it was */
 		const char *root = !o.root ? "/sys" : *o.root ? o.root : "--root ''";
 
-		if (err == -ENOENT)
-			warnx_(root, "not a sysfs root: no such directory, or it has no devices/ "
-				     "directory (ENOENT)");
-		else if (err == -ENOTDIR)
-			warnx_(root, "not a sysfs root: not a directory, or its devices/ is not a "
-				     "directory (ENOTDIR)");
-		else
-			warnx_(root, "cannot open sysfs root: %s", error_words(err));
+		warn_root(root, err);
 		return EXIT_RUNTIME;
 	}
 	if (o.stats)
