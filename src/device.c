@@ -43,6 +43,15 @@ _public_ int sysdev_device_new_from_devpath(struct sysdev *ctx, const char *devp
 	if (!devpath_is_valid(devpath))
 		return -EINVAL;
 	err = ancestry_get(ctx, devpath, &a);
+	if (err == -ENOTDIR) {
+		/*
+		 * A file or link where a directory should be: there is
+		 * something at @devpath but no device (a path into an
+		 * attribute, "/devices/.../uevent/"), or nothing at all.
+		 */
+		err = fstatat(ctx->root_fd, devpath + 1, &st, AT_SYMLINK_NOFOLLOW) == 0 ? -ENODEV
+											 : -ENOENT;
+	}
 	if (err < 0)
 		return err;
 	if (fstatat(a.fd, "uevent", &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode) ||
