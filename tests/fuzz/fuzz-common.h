@@ -26,6 +26,26 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 		}                                                                              \
 	} while (0)
 
+static inline void fuzz_empty_dir(int dirfd);
+
+/* Scratch directories, removed when the fuzzer exits. */
+static char fuzz_scratch[4][4096];
+static int fuzz_nscratch;
+
+static void fuzz_cleanup(void)
+{
+	for (int i = 0; i < fuzz_nscratch; i++) {
+		int fd = open(fuzz_scratch[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		if (fd >= 0) {
+			fuzz_empty_dir(fd);
+			close(fd);
+		}
+		rmdir(fuzz_scratch[i]);
+	}
+	fuzz_nscratch = 0;
+}
+
 /* Scratch space: tmpfs when there is one (fast), else TMPDIR or /tmp. */
 static inline char *fuzz_mkdtemp(const char *tag)
 {
@@ -43,6 +63,11 @@ static inline char *fuzz_mkdtemp(const char *tag)
 	if (!mkdtemp(path)) {
 		perror(path);
 		abort();
+	}
+	if (fuzz_nscratch < 4) {
+		if (fuzz_nscratch == 0)
+			atexit(fuzz_cleanup);
+		memcpy(fuzz_scratch[fuzz_nscratch++], path, sizeof(path));
 	}
 	return path;
 }
