@@ -397,6 +397,27 @@ class Case:
                 if r.rc == 0 and not extra:
                     check_text(r, expect_lines=0)
             # exit 1: libudev and the walk disagree (a report on stdout); 2: no check possible
+            # a capture (written outside the tree) walks to the same directories and kinds
+            capdir = tempfile.mkdtemp(prefix="sysdev-hostile-capture-")
+            try:
+                cap = os.path.join(capdir, "cap")
+                r = self.cli("--capture", cap)
+                if r.timed_out or r.rc not in ((0,) if tree_rcs == (0,) else (0, 1)):
+                    fail("%s: --capture: exit %s: %r" % (self.name, r.rc, r.err[:500]))
+                bad = [ln for ln in text_lines(r.err) if not ln.startswith(b"sysdev-tree: ")]
+                if bad:
+                    fail("%s: --capture: stderr %r" % (self.name, r.err[:1000]))
+                if r.rc == 0 and doc:
+                    r = self.cli("--json", "--all", root=cap)
+                    cdoc = check(r, rcs=(0,), want_json=True)
+                    if cdoc:
+                        want = sorted((b(n["path"]), n["kind"]) for n in nodes_of(doc))
+                        got = sorted((b(n["path"]), n["kind"]) for n in nodes_of(cdoc))
+                        if want != got:
+                            fail("%s: the capture walks differently: only original %r, only capture %r"
+                                 % (self.name, sorted(set(want) - set(got))[:5], sorted(set(got) - set(want))[:5]))
+            finally:
+                rm_tree(capdir)
             # libudev's own trouble (a link loop in S/class) is a warning line before the report
             r = self.cli("--check-udev")
             if r.timed_out or r.rc not in (0, 1, 2):
