@@ -273,6 +273,18 @@ def unpack(tool, archive, dest):
 
 
 def main():
+    # The unpacked trees (about 10,000 entries each) go to a tmpfs when there
+    # is one: on a busy disk unpacking takes 5-20 s instead of 0.2 s.
+    shm = "/dev/shm"
+    base = shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else None
+    scratch = tempfile.mkdtemp(prefix="sdt-machines-", dir=base)
+    try:
+        return run_machine(scratch)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def run_machine(scratch):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--machine", required=True, choices=sorted(MACHINES))
     ap.add_argument("--build-dir", required=True)
@@ -371,7 +383,7 @@ def main():
         if not os.path.exists(archive):
             c.ok("%s archive present" % name, False, archive)
             continue
-        dest = os.path.join(work, "unpacked-" + name)
+        dest = os.path.join(scratch, "unpacked-" + name)
         r = unpack(tool, archive, dest)
         if not c.ok("sysdev-fixture unpack %s" % name, r.returncode == 0,
                     r.stderr.strip()):
@@ -388,7 +400,7 @@ def main():
 
     if m.get("expect_of_node"):
         # device-tree machines: devices link their node (S/firmware/devicetree)
-        full = os.path.join(work, "unpacked-full")
+        full = os.path.join(scratch, "unpacked-full")
         n_of = sum(1 for p in devs
                    if os.path.islink(os.path.join(full, p.lstrip("/"), "of_node")))
         print("devices with an of_node link: %d" % n_of)
@@ -431,8 +443,8 @@ def main():
         print("updated %s (%d bytes) and %s" % (args.fixture,
               os.path.getsize(args.fixture), RECORD))
     elif args.fixture and os.path.exists(args.fixture):
-        old = os.path.join(work, "committed")
-        new = os.path.join(work, "unpacked-" + kind)
+        old = os.path.join(scratch, "committed")
+        new = os.path.join(scratch, "unpacked-" + kind)
         r = unpack(tool, args.fixture, old)
         c.ok("committed fixture unpacks", r.returncode == 0, r.stderr.strip())
         d = run([cli, "--diff", old, new])
