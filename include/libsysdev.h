@@ -158,7 +158,7 @@ struct sysdev_walk_stats {
 	unsigned long devices;     /* device nodes found */
 	unsigned long vanished;    /* gone between listing and opening (hotplug) */
 	unsigned long unreadable;  /* could not be opened or read (error set on node) */
-	unsigned long too_deep;    /* not descended: max_depth or descriptor limit */
+	unsigned long too_deep;    /* not descended: max_depth, descriptor or stack limit */
 	unsigned long reserved[8];
 };
 

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -72,7 +74,33 @@ struct walker {
 	char *start_class_dir;
 	char *start_name;
 	bool start_below_device, start_parent_is_device, start_parent_is_virtual;
+	uintptr_t stack_floor; /* do not descend with the stack below this (0: unknown) */
 };
+
+/*
+ * The walk recurses once per level, a few hundred bytes each: SYSDEV_MAX_DEPTH
+ * levels need about 2.5 MiB of stack, more than a thread (or a main thread
+ * under `ulimit -s 2048`) may have.  Leave this much (a quarter of a small
+ * stack) for the callbacks (printf and friends) at the deepest level, and
+ * stop descending before it: counted in too_deep, as for SYSDEV_MAX_DEPTH.
+ */
+#define STACK_RESERVE (128 * 1024)
+
+static uintptr_t stack_floor(void)
+{
+	pthread_attr_t attr;
+	uintptr_t floor = 0;
+	size_t size;
+	void *addr;
+
+	/* glibc answers for the main thread too, from RLIMIT_STACK */
+	if (pthread_getattr_np(pthread_self(), &attr) != 0)
+		return 0;
+	if (pthread_attr_getstack(&attr, &addr, &size) == 0)
+		floor = (uintptr_t)addr + (size >= 4 * STACK_RESERVE ? STACK_RESERVE : size / 4);
+	pthread_attr_destroy(&attr);
+	return floor;
+}
 
 #define LINKBUF_SIZE 4096
 /* a dirent64 header and a NAME_MAX name, rounded up to 8 */
@@ -565,7 +593,9 @@ static int visit(struct walker *w, unsigned depth, struct sysdev_node *parent)
 			return ret;
 	}
 	if (!l->error && ret != SYSDEV_WALK_SKIP && depth < w->max_depth) {
-		if (depth + 1 >= SYSDEV_MAX_DEPTH) {
+		/* the frame address, not a local's: sanitizers may move locals to the heap */
+		if (depth + 1 >= SYSDEV_MAX_DEPTH ||
+		    (w->stack_floor && (uintptr_t)__builtin_frame_address(0) < w->stack_floor)) {
 			w->stats->too_deep++;
 		} else {
 			err = visit_children(w, l);
@@ -631,6 +661,7 @@ _public_ int sysdev_walk(struct sysdev *ctx, const char *start, unsigned flags, 
 	w.leave = leave;
 	w.userdata = userdata;
 	w.stats = stats;
+	w.stack_floor = stack_floor();
 	w.path_cap = strlen(start) + 4096;
 	w.path = malloc(w.path_cap);
 	w.linkbuf = malloc(LINKBUF_SIZE);

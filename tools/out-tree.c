@@ -213,8 +213,8 @@ int report_walk(struct sysdev *ctx, const char *start, int err,
 		       st->unreadable - errors_reported);
 	if (st->too_deep)
 		warnx_(syspath_of(ctx, start),
-		       "%lu directories were not entered: deeper than %d levels or out of "
-		       "file descriptors",
+		       "%lu directories were not entered: deeper than %d levels, or out of "
+		       "file descriptors or stack",
 		       st->too_deep, SYSDEV_MAX_DEPTH);
 	return st->unreadable || st->too_deep ? EXIT_RUNTIME : 0;
 }

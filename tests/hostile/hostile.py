@@ -634,6 +634,11 @@ def case_too_deep(c):
     for args in (["--stats"], ["--stats", "--json"]):
         rr = c.cli(*args)
         check(rr, rcs=(1,), names=(c.root,), want_json="--json" in args)
+    # a small stack (ulimit -s): the walk stops before it, as at SYSDEV_MAX_DEPTH
+    for kib, args in ((256, ["--json", "--all"]), (2048, ["--stats"]), (256, [])):
+        rr = run(["sh", "-c", 'ulimit -s %d && exec "$0" "$@"' % kib, c.opts.cli, "--root", r] + args)
+        rr.args = ["sh", "ulimit -s %d" % kib] + args
+        check(rr, rcs=(1,), names=(c.root, "stack"), want_json="--json" in args)
     rr = c.cli("--depth", "3", "--all")
     check(rr, rcs=(0,))
     check_text(rr, expect_lines=4)

@@ -9,10 +9,13 @@
  * inside the walk, which is exactly that window, made deterministic.
  *
  * Also: a walk that runs out of file descriptors (a low RLIMIT_NOFILE and a
- * deep chain) counts too_deep and still ends with 0.
+ * deep chain) counts too_deep and still ends with 0; so does a walk of a
+ * chain deeper than SYSDEV_MAX_DEPTH in a thread with a 128 KiB stack
+ * (the recursion needs ~2.5 MiB for the full depth: it must stop, not crash).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -279,6 +282,61 @@ static void fd_limit(void)
 	sysdev_unref(ctx);
 }
 
+struct small_stack_walk {
+	struct sysdev *ctx;
+	struct sysdev_walk_stats st;
+	unsigned long n;
+	int err;
+};
+
+static void *small_stack_thread(void *data)
+{
+	struct small_stack_walk *s = data;
+
+	s->err = sysdev_walk(s->ctx, NULL, SYSDEV_WALK_ATTR_GROUPS | SYSDEV_WALK_SIBLINGS, -1,
+			     count_enter, NULL, &s->n, &s->st);
+	return NULL;
+}
+
+static void small_stack(void)
+{
+	struct small_stack_walk s = {0};
+	pthread_attr_t attr;
+	pthread_t t;
+	char name[8192 * 2 + 64];
+	int fd, nfd;
+
+	rebuild();
+	/* a chain of 8300 directories, made with directory descriptors */
+	snprintf(name, sizeof(name), "%s/devices/platform", root);
+	fd = open(name, O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		die(name);
+	for (int i = 0; i < 8300; i++) {
+		if (mkdirat(fd, "z", 0755) < 0)
+			die("mkdirat");
+		nfd = openat(fd, "z", O_RDONLY | O_DIRECTORY);
+		if (nfd < 0)
+			die("openat");
+		close(fd);
+		fd = nfd;
+	}
+	close(fd);
+	if (sysdev_new(root, &s.ctx) < 0)
+		die("sysdev_new");
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 128 * 1024);
+	if (pthread_create(&t, &attr, small_stack_thread, &s) != 0)
+		die("pthread_create");
+	pthread_join(t, NULL);
+	pthread_attr_destroy(&attr);
+	CHECK(s.err == 0, "walk in a 128 KiB thread returned %d", s.err);
+	CHECK(s.st.too_deep >= 1, "too_deep %lu in a 128 KiB thread", s.st.too_deep);
+	CHECK(s.n > 50, "only %lu nodes reported in a 128 KiB thread", s.n);
+	printf("128 KiB thread: %lu nodes reported before the stack bound\n", s.n);
+	sysdev_unref(s.ctx);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -294,6 +352,7 @@ int main(int argc, char **argv)
 	round_trip(SYSDEV_WALK_SIBLINGS | SYSDEV_WALK_ATTR_GROUPS | SYSDEV_WALK_UEVENT | SYSDEV_WALK_NO_LINKS);
 	own_child();
 	fd_limit();
+	small_stack();
 	printf("%s: %d failure(s)\n", argv[0], failures);
 	return failures ? 1 : 0;
 }
