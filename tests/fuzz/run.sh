@@ -35,10 +35,12 @@ for t in "${targets[@]}"; do
     mkdir -p "$art"
     log=$builddir/fuzz-artifacts/$t.log
     echo "== fuzz-$t: $secs s"
-    if "$builddir/tests/fuzz/fuzz-$t" "$work" "$here/corpus/$t" \
+    jobs=()
+    # parallel jobs write fuzz-N.log into the current directory: run in $art
+    [ "${FUZZ_JOBS:-1}" -gt 1 ] && jobs=(-jobs="$FUZZ_JOBS" -workers="$FUZZ_JOBS")
+    if (cd "$art" && "$builddir/tests/fuzz/fuzz-$t" "$work" "$here/corpus/$t" \
         -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
-        -jobs="${FUZZ_JOBS:-1}" -workers="${FUZZ_JOBS:-1}" \
-        -artifact_prefix="$art/" -print_final_stats=1 >"$log" 2>&1; then
+        "${jobs[@]}" -artifact_prefix="$art/" -print_final_stats=1 >"$log" 2>&1); then
         grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb|^#[0-9]+.*DONE' "$log" | sed "s/^/   /" || true
     else
         status=1
