@@ -26,6 +26,7 @@ Used by machines.py for the `virt-arm64` machine (qemu-system-aarch64 -M virt
 import fcntl
 import glob
 import os
+import shutil
 import subprocess
 import sys
 
@@ -159,10 +160,12 @@ def cross_build(source, build_dir, sysroot):
     os.makedirs(build_dir, exist_ok=True)
     cross = os.path.join(build_dir, "arm64-cross.ini")
     text = CROSS.format(root=sysroot)
+    bdir = os.path.join(build_dir, "build")
     if not os.path.exists(cross) or open(cross).read() != text:
+        # a new kernel version means a new sysroot: configure afresh
+        shutil.rmtree(bdir, ignore_errors=True)
         with open(cross, "w") as f:
             f.write(text)
-    bdir = os.path.join(build_dir, "build")
     if not os.path.exists(os.path.join(bdir, "build.ninja")):
         run(["meson", "setup", "--cross-file", cross, "-Dtests=false",
              bdir, source], stdout=sys.stderr)

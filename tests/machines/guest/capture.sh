@@ -4,22 +4,25 @@
 #
 # 1. waits until the device tree settles: the number of directories under
 #    /sys/devices holding a uevent file must stay the same for SETTLE
-#    consecutive seconds (at most SETTLE_MAX seconds in all);
+#    consecutive polls, a second apart (at most SETTLE_MAX polls);
 # 2. instantiates EEPROMs on every SMBus adapter (the Linux way of declaring
 #    i2c clients that cannot be probed: `echo NAME ADDR > new_device`),
 #    as i2c_register_spd() does not on QEMU's memory type, then settles again;
-# 3. records what the host judges, in /out:
-#      check-udev.txt / .rc     sysdev-tree --check-udev on the live /sys
-#      live.json / .rc          sysdev-tree --json --all on the live /sys
-#      capture.txt / .rc        sysdev-tree --capture /tmp/cap (full capture)
-#      full.sysfs / .rc         sysdev-fixture pack /tmp/cap
-#      readback.json / .rc      sysdev-tree --root /tmp/cap --json --all
-#      fixture.sysfs / .rc      sysdev-fixture capture (walk-only contents)
-#      info.txt                 kernel, uptimes, device count, modules
+# 3. records what the host judges, in /out, as NAME.out, NAME.err and
+#    NAME.rc (exit status) for each step:
+#      check-udev   sysdev-tree --check-udev on the live /sys
+#      live         sysdev-tree --json --all on the live /sys
+#      capture      sysdev-tree --capture /tmp/cap (full capture)
+#      full         sysdev-fixture pack /tmp/cap (the archive on stdout)
+#      readback     sysdev-tree --root /tmp/cap --json --all
+#      stats        sysdev-tree --stats --json
+#      fixture      sysdev-fixture capture (walk-only contents), moved to
+#                   /out/fixture.sysfs
+#    and info.txt: kernel, uptimes, device count, loaded modules.
 # The script's own exit status is 0 unless a step could not run at all; the
 # host decides what passed.
 out=${1:-/out}
-SETTLE=${SETTLE:-3}
+SETTLE=${SETTLE:-5}
 SETTLE_MAX=${SETTLE_MAX:-60}
 
 ndev() { find /sys/devices -name uevent -type f 2>/dev/null | wc -l; }
