@@ -6,7 +6,8 @@ Used by machines.py for the `virt-arm64` machine (qemu-system-aarch64 -M virt
 
 - fetch(cache) runs apt-get with a private state directory
   (CACHE/arm64-apt: its own package lists and archives, APT::Architecture
-  arm64, the host's /etc/apt/sources.list.d sources), so no
+  arm64, the host's /etc/apt/sources.list.d sources; lists refreshed when
+  older than a day), so no
   `dpkg --add-architecture` is needed; it resolves linux-image-arm64 to
   linux-image-<kver>, downloads it with busybox-static, libc6, libudev1 and
   libudev-dev (all :arm64), and `dpkg -x`es them into CACHE/arm64/<kver>/root
@@ -29,6 +30,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "qemu"))
@@ -105,7 +107,10 @@ def _fetch_locked(cache):
     if not os.path.exists(status):
         open(status, "w").close()
     opts = apt_opts(adir)
-    if not glob.glob(os.path.join(adir, "state", "lists", "*Packages*")):
+    lists = glob.glob(os.path.join(adir, "state", "lists", "*Packages*"))
+    # refresh lists older than a day: Debian's security archive keeps only
+    # the newest kernel, so stale lists name a package that is gone
+    if not lists or time.time() - min(map(os.path.getmtime, lists)) > 86400:
         run(["apt-get"] + opts + ["-q", "update"], stdout=sys.stderr)
     dep = subprocess.run(["apt-cache"] + opts + ["depends", "linux-image-arm64"],
                          check=True, stdout=subprocess.PIPE, text=True).stdout
