@@ -47,6 +47,7 @@ import argparse
 import difflib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -397,6 +398,18 @@ def run_machine(scratch):
              (name, os.path.getsize(archive) >> 10),
              r.returncode == 0 and back == live,
              r.stderr.strip() or json_diff(live, back))
+
+    # libudev on the capture sees what libudev in the guest saw
+    full = os.path.join(scratch, "unpacked-full")
+    if os.path.isdir(full):
+        r = run([cli, "--root", full, "--check-udev"])
+        first = r.stdout.splitlines()[0] if r.stdout else ""
+        want = re.search(r"libudev lists (\d+) devices", summary)
+        got = re.search(r"libudev lists (\d+) devices", first)
+        c.ok("--check-udev on the host's read-back agrees, same libudev count",
+             r.returncode == 0 and want and got and want.group(1) == got.group(1),
+             "exit %d: %s (guest: %s)" % (r.returncode, first or r.stderr.strip(),
+                                          summary))
 
     if m.get("expect_of_node"):
         # device-tree machines: devices link their node (S/firmware/devicetree)
