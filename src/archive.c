@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -434,6 +435,110 @@ struct unpacker {
 	size_t arena_len, arena_cap;
 };
 
+/*
+ * Every path the archive declared, so that a check without unpacking refuses
+ * what unpacking would: a duplicate (-EEXIST) or an entry whose directory
+ * was not declared before it (-ENOENT).  Open addressing over an arena.
+ */
+struct path_index {
+	size_t *slots;          /* arena offset + 1, 0 = empty */
+	size_t nslots, n;
+	char *arena;
+	size_t len, cap;
+};
+
+struct decl_index {
+	struct path_index all, dirs;
+};
+
+static uint64_t path_hash(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+static bool index_has(const struct path_index *x, const char *s, size_t len)
+{
+	if (!x->nslots)
+		return false;
+	for (size_t i = path_hash(s, len) & (x->nslots - 1);; i = (i + 1) & (x->nslots - 1)) {
+		size_t off = x->slots[i];
+
+		if (!off)
+			return false;
+		if (strlen(x->arena + off - 1) == len && memcmp(x->arena + off - 1, s, len) == 0)
+			return true;
+	}
+}
+
+static int index_add(struct path_index *x, const char *s, size_t len)
+{
+	if ((x->n + 1) * 2 > x->nslots) {
+		size_t nn = x->nslots ? x->nslots * 2 : 1024;
+		size_t *ns = calloc(nn, sizeof(*ns));
+
+		if (!ns)
+			return -ENOMEM;
+		for (size_t i = 0; i < x->nslots; i++) {
+			size_t off = x->slots[i], j;
+
+			if (!off)
+				continue;
+			j = path_hash(x->arena + off - 1, strlen(x->arena + off - 1)) & (nn - 1);
+			while (ns[j])
+				j = (j + 1) & (nn - 1);
+			ns[j] = off;
+		}
+		free(x->slots);
+		x->slots = ns;
+		x->nslots = nn;
+	}
+	if (x->len + len + 1 > x->cap) {
+		size_t ncap = (x->cap + len + 1) * 2;
+		char *a = realloc(x->arena, ncap);
+
+		if (!a)
+			return -ENOMEM;
+		x->arena = a;
+		x->cap = ncap;
+	}
+	memcpy(x->arena + x->len, s, len);
+	x->arena[x->len + len] = '\0';
+	size_t i = path_hash(s, len) & (x->nslots - 1);
+
+	while (x->slots[i])
+		i = (i + 1) & (x->nslots - 1);
+	x->slots[i] = x->len + 1;
+	x->len += len + 1;
+	x->n++;
+	return 0;
+}
+
+static void index_free(struct path_index *x)
+{
+	free(x->slots);
+	free(x->arena);
+}
+
+/* Declare @path (type @type); refuse what unpacking would refuse. */
+static int declare(struct decl_index *d, char type, const char *path, size_t len)
+{
+	const char *slash = len ? memrchr(path, '/', len) : NULL;
+	int err;
+
+	if (index_has(&d->all, path, len))
+		return -EEXIST;
+	if (slash && !index_has(&d->dirs, path, (size_t)(slash - path)))
+		return -ENOENT;
+	err = index_add(&d->all, path, len);
+	if (err == 0 && type == 'd')
+		err = index_add(&d->dirs, path, len);
+	return err;
+}
+
 /* Open directory @path[0..len) below the top, one component at a time. */
 static int open_dir_path(struct unpacker *u, const char *path, size_t len, int *out)
 {
@@ -645,6 +750,7 @@ _public_ int sysdev_archive_unpack_buffer(const char *buf, size_t len, int dest_
 					  size_t *bad_line)
 {
 	struct unpacker u = {.top = dest_dirfd, .cfd = -1};
+	struct decl_index decl = {0};
 	const char *p = buf, *end = buf + len;
 	char *scratch = NULL;
 	size_t scratch_cap = 0, line = 0, dummy;
@@ -741,6 +847,9 @@ _public_ int sysdev_archive_unpack_buffer(const char *buf, size_t len, int dest_
 			if (err < 0)
 				break;
 		}
+		err = declare(&decl, type, path, plen);
+		if (err < 0)
+			break;
 		if (dest_dirfd >= 0) {
 			err = create_entry(&u, type, mode, path, plen, data, dlen, line);
 			if (err < 0)
@@ -766,6 +875,8 @@ next:
 	free(u.dirs);
 	free(u.arena);
 	free(scratch);
+	index_free(&decl.all);
+	index_free(&decl.dirs);
 	return err;
 }
 

@@ -95,18 +95,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	real = sysdev_archive_unpack_buffer((const char *)data, size, dfd, &line_real);
 	check_contained("dest", NULL);
 	/*
-	 * What the check refuses does not unpack.  What it accepts unpacks, but
-	 * for what only a destination tells: the check is syntax alone and
-	 * does not track which directories exist (a child before its parent
-	 * gives -ENOENT, an entry twice -EEXIST, only when unpacking).
+	 * The check refuses exactly what unpacking refuses, for the same reason
+	 * and on the same line: it tracks the declared paths as unpacking
+	 * creates them (a child before its parent, an entry twice).
 	 */
 	if (check == 0) {
-		FUZZ_ASSERT(real == 0 || real == -ENOENT || real == -EEXIST);
+		FUZZ_ASSERT(real == 0);
 	} else {
-		FUZZ_ASSERT(real < 0);
-		/* both blame the same line, unless the file system objected */
-		if (real == check)
-			FUZZ_ASSERT(line_real == line_check);
+		FUZZ_ASSERT(real == check);
+		FUZZ_ASSERT(line_real == line_check);
 	}
 	if (real == 0) {
 		p1 = pack(dfd, &len1);
