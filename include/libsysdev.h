@@ -140,6 +140,7 @@ enum sysdev_walk_flags {
 	SYSDEV_WALK_UEVENT = 1u << 1,      /* read uevent of every device */
 	SYSDEV_WALK_SIBLINGS = 1u << 2,    /* exact has_next_sibling (costs a probe) */
 	SYSDEV_WALK_NO_LINKS = 1u << 3,    /* skip subsystem/driver readlink */
+	SYSDEV_WALK_ERRORS = 1u << 4,      /* report unreadable nodes even when hidden */
 };
 
 /* Returned by an enter callback: do not descend into this node. */

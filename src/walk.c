@@ -586,7 +586,8 @@ static int visit(struct walker *w, unsigned depth, struct sysdev_node *parent)
 		if (err < 0)
 			return err;
 	}
-	shown = is_shown(w, l->kind);
+	/* a directory that could not be read is never silently hidden */
+	shown = is_shown(w, l->kind) || (l->error && (w->flags & SYSDEV_WALK_ERRORS));
 	if (shown && w->enter) {
 		ret = w->enter(l, w->userdata);
 		if (ret < 0)

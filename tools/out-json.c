@@ -173,7 +173,7 @@ int cmd_json(struct sysdev *ctx, const struct options *o)
 {
 	struct json_state t = {.ctx = ctx, .o = o, .out = stdout};
 	struct sysdev_walk_stats st;
-	unsigned flags = SYSDEV_WALK_UEVENT;
+	unsigned flags = SYSDEV_WALK_UEVENT | SYSDEV_WALK_ERRORS;
 	char *start = NULL;
 	int err, ret;
 

@@ -223,7 +223,7 @@ int cmd_tree(struct sysdev *ctx, const struct options *o)
 {
 	struct tree_state t = {.ctx = ctx, .o = o, .out = stdout};
 	struct sysdev_walk_stats st;
-	unsigned flags = SYSDEV_WALK_SIBLINGS;
+	unsigned flags = SYSDEV_WALK_SIBLINGS | SYSDEV_WALK_ERRORS;
 	char *start = NULL;
 	int err, ret;
 
