@@ -72,9 +72,19 @@ int cmd_capture(struct sysdev *ctx, const struct options *o);
 int cmd_diff(const struct options *o);
 int cmd_check_udev(struct sysdev *ctx, const struct options *o);
 
-/* out-tree.c: warn about what a walk skipped; returns the exit status */
+/*
+ * Directories a walk could not read: the first is named at the end, the
+ * others counted, so a run says what went wrong in one line.
+ */
+struct walk_errors {
+	char *first;          /* syspath of the first unreadable directory */
+	int first_err;
+	unsigned long n;
+};
+void walk_error_note(struct walk_errors *e, struct sysdev *ctx, const struct sysdev_node *node);
+/* out-tree.c: warn about what a walk skipped (one line); returns the exit status */
 int report_walk(struct sysdev *ctx, const char *start, int err,
-		const struct sysdev_walk_stats *st, unsigned long errors_reported);
+		const struct sysdev_walk_stats *st, struct walk_errors *e);
 
 /* attribute and power annotations shared by the text and JSON outputs */
 void json_attributes(FILE *f, struct sysdev *ctx, const char *devpath);

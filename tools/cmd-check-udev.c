@@ -155,7 +155,7 @@ static int devs_add(struct devs *d, const char *devpath, const char *subsystem,
 struct walk_state {
 	struct sysdev *ctx;
 	struct devs *devs;
-	unsigned long errors;
+	struct walk_errors errors;
 };
 
 static int on_node(const struct sysdev_node *node, void *data)
@@ -164,8 +164,7 @@ static int on_node(const struct sysdev_node *node, void *data)
 	int err = sysdev_node_get_error(node);
 
 	if (err) {
-		w->errors++;
-		warnx_(syspath_of(w->ctx, sysdev_node_get_devpath(node)), "%s", error_words(err));
+		walk_error_note(&w->errors, w->ctx, node);
 	}
 	if (sysdev_node_get_kind(node) != SYSDEV_KIND_DEVICE)
 		return 0;
@@ -667,13 +666,9 @@ int cmd_check_udev(struct sysdev *ctx, const struct options *o)
 
 	err = sysdev_walk(ctx, NULL, SYSDEV_WALK_UEVENT | SYSDEV_WALK_ATTR_GROUPS, -1, on_node,
 			  NULL, &ws, &st);
-	if (err < 0 || report_walk(ctx, "/devices", err, &st, ws.errors) != 0 || ws.errors) {
-		if (err == -ENOMEM)
-			warnx_(root, "%s", error_words(err));
-		else if (err >= 0)
-			warnx_(root, "the walk was incomplete: no check made");
+	/* an incomplete walk proves nothing: report_walk() says why, exit 2 says no check */
+	if (report_walk(ctx, "/devices", err, &st, &ws.errors) != 0 || ws.errors.n)
 		goto out;
-	}
 	if (walk.n)
 		qsort(walk.v, walk.n, sizeof(*walk.v), cmp_dev);
 

@@ -76,7 +76,7 @@ struct walk_state {
 	struct sysdev *ctx;
 	struct devs *devs;
 	bool attrs;
-	unsigned long errors;
+	struct walk_errors errors;
 };
 
 static int cmp_dev(const void *a, const void *b)
@@ -159,8 +159,7 @@ static int on_node(const struct sysdev_node *node, void *data)
 	const char *slash;
 
 	if (err) {
-		w->errors++;
-		warnx_(syspath_of(w->ctx, sysdev_node_get_devpath(node)), "%s", error_words(err));
+		walk_error_note(&w->errors, w->ctx, node);
 	}
 	if (sysdev_node_get_kind(node) != SYSDEV_KIND_DEVICE)
 		return 0;
@@ -197,13 +196,14 @@ static int load(const char *root, bool attrs, struct devs *devs, bool *incomplet
 		return EXIT_TROUBLE;
 	}
 	w.ctx = ctx;
-	err = sysdev_walk(ctx, NULL, SYSDEV_WALK_UEVENT, -1, on_node, NULL, &w, &st);
+	err = sysdev_walk(ctx, NULL, SYSDEV_WALK_UEVENT | SYSDEV_WALK_ERRORS, -1, on_node, NULL, &w,
+			  &st);
 	if (err < 0) {
 		warnx_(syspath_of(ctx, "/devices"), "%s", error_words(err));
 		sysdev_unref(ctx);
 		return EXIT_TROUBLE;
 	}
-	if (report_walk(ctx, "/devices", err, &st, w.errors) != 0 || w.errors)
+	if (report_walk(ctx, "/devices", err, &st, &w.errors) != 0 || w.errors.n)
 		*incomplete = true;
 	sysdev_unref(ctx);
 	if (devs->n)

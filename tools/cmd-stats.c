@@ -95,7 +95,9 @@ int cmd_stats(struct sysdev *ctx, const struct options *o)
 			fputc('\n', stdout);
 		}
 	}
-	err = report_walk(ctx, "/devices", 0, sysdev_stats_get_walk(s), 0);
+	struct walk_errors none = {0};
+
+	err = report_walk(ctx, "/devices", 0, sysdev_stats_get_walk(s), &none);
 	sysdev_stats_free(s);
 	return err;
 }

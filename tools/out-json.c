@@ -18,7 +18,7 @@ struct json_state {
 	unsigned level;
 	bool *first;        /* per shown level: no child written yet */
 	size_t first_cap;
-	unsigned long errors;
+	struct walk_errors errors;
 };
 
 static void indent(FILE *f, unsigned n)
@@ -146,8 +146,7 @@ static int enter(const struct sysdev_node *node, void *data)
 	err = sysdev_node_get_error(node);
 	if (err) {
 		member(f, "error", strerror(-err));
-		t->errors++;
-		warnx_(syspath_of(t->ctx, sysdev_node_get_devpath(node)), "%s", strerror(-err));
+		walk_error_note(&t->errors, t->ctx, node);
 	}
 	fputs(", \"children\": [", f);
 	t->level++;
@@ -200,7 +199,7 @@ int cmd_json(struct sysdev *ctx, const struct options *o)
 		"\n  ],\n  \"walk\": {\"directories\": %lu, \"devices\": %lu, \"vanished\": %lu, "
 		"\"unreadable\": %lu, \"too_deep\": %lu}\n}\n",
 		st.directories, st.devices, st.vanished, st.unreadable, st.too_deep);
-	ret = report_walk(ctx, start ? start : "/devices", err, &st, t.errors);
+	ret = report_walk(ctx, start ? start : "/devices", err, &st, &t.errors);
 	free(t.first);
 	free(start);
 	return ret;
@@ -208,8 +207,10 @@ int cmd_json(struct sysdev *ctx, const struct options *o)
 
 /* --subsystem NAME: a flat list of the devices of one subsystem. */
 struct list_state {
+	struct sysdev *ctx;
 	const struct options *o;
 	unsigned long n;
+	struct walk_errors errors;
 };
 
 static int list_enter(const struct sysdev_node *node, void *data)
@@ -217,6 +218,8 @@ static int list_enter(const struct sysdev_node *node, void *data)
 	struct list_state *l = data;
 	const char *sub = sysdev_node_get_subsystem(node);
 
+	if (sysdev_node_get_error(node))
+		walk_error_note(&l->errors, l->ctx, node);
 	if (sysdev_node_get_kind(node) != SYSDEV_KIND_DEVICE || !sub ||
 	    strcmp(sub, l->o->subsystem) != 0)
 		return 0;
@@ -252,7 +255,7 @@ static int list_enter(const struct sysdev_node *node, void *data)
 
 int cmd_list_subsystem(struct sysdev *ctx, const struct options *o)
 {
-	struct list_state l = {.o = o};
+	struct list_state l = {.ctx = ctx, .o = o};
 	struct sysdev_walk_stats st;
 	char *start = NULL;
 	int err;
@@ -266,11 +269,12 @@ int cmd_list_subsystem(struct sysdev *ctx, const struct options *o)
 		fput_json_string(stdout, o->subsystem);
 		fputs(",\n  \"devices\": [", stdout);
 	}
-	err = sysdev_walk(ctx, start, SYSDEV_WALK_UEVENT | (o->all ? SYSDEV_WALK_ATTR_GROUPS : 0),
+	err = sysdev_walk(ctx, start,
+			  SYSDEV_WALK_UEVENT | SYSDEV_WALK_ERRORS | (o->all ? SYSDEV_WALK_ATTR_GROUPS : 0),
 			  o->depth, list_enter, NULL, &l, &st);
 	if (o->json)
 		fputs("\n  ]\n}\n", stdout);
-	err = report_walk(ctx, start ? start : "/devices", err, &st, 0);
+	err = report_walk(ctx, start ? start : "/devices", err, &st, &l.errors);
 	free(start);
 	return err;
 }

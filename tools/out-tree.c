@@ -31,7 +31,7 @@ struct tree_state {
 	unsigned level;          /* shown nesting of the current node */
 	unsigned *levels;        /* shown level of each walk depth */
 	size_t levels_cap;
-	unsigned long errors;
+	struct walk_errors errors;
 };
 
 static const char *col(const struct tree_state *t, const char *c)
@@ -178,8 +178,7 @@ static int enter(const struct sysdev_node *node, void *data)
 	if (err) {
 		fprintf(t->out, "  %s(unreadable: %s)%s", col(t, C_ERROR), strerror(-err),
 			col(t, C_RESET));
-		t->errors++;
-		warnx_(syspath_of(t->ctx, sysdev_node_get_devpath(node)), "%s", strerror(-err));
+		walk_error_note(&t->errors, t->ctx, node);
 	}
 	fputc('\n', t->out);
 	if (t->o->attrs && kind == SYSDEV_KIND_DEVICE)
@@ -198,25 +197,49 @@ static int leave(const struct sysdev_node *node, void *data)
 	return 0;
 }
 
-/* Report what the walk skipped; returns the exit status. */
-int report_walk(struct sysdev *ctx, const char *start, int err,
-		const struct sysdev_walk_stats *st, unsigned long errors_reported)
+void walk_error_note(struct walk_errors *e, struct sysdev *ctx, const struct sysdev_node *node)
 {
-	if (err == -EPIPE)
-		return EXIT_RUNTIME;
-	if (err < 0) {
-		warnx_(syspath_of(ctx, start), "%s", error_words(err));
-		return EXIT_RUNTIME;
+	if (!e->n++) {
+		e->first = strdup(syspath_of(ctx, sysdev_node_get_devpath(node)));
+		e->first_err = sysdev_node_get_error(node);
 	}
-	if (st->unreadable > errors_reported)
-		warnx_(syspath_of(ctx, start), "%lu directories could not be read",
-		       st->unreadable - errors_reported);
-	if (st->too_deep)
-		warnx_(syspath_of(ctx, start),
-		       "%lu directories were not entered: deeper than %d levels, or out of "
-		       "file descriptors or stack",
-		       st->too_deep, SYSDEV_MAX_DEPTH);
-	return st->unreadable || st->too_deep ? EXIT_RUNTIME : 0;
+}
+
+/* Report what the walk skipped in one line; returns the exit status. */
+int report_walk(struct sysdev *ctx, const char *start, int err,
+		const struct sysdev_walk_stats *st, struct walk_errors *e)
+{
+	unsigned long unreadable = st->unreadable > e->n ? st->unreadable : e->n;
+	int ret = 0;
+
+	if (err == -EPIPE) {
+		ret = EXIT_RUNTIME;
+	} else if (err < 0) {
+		warnx_(syspath_of(ctx, start), "%s", error_words(err));
+		ret = EXIT_RUNTIME;
+	} else if (unreadable || st->too_deep) {
+		char more[96] = "", deep[160] = "";
+
+		if (e->first && unreadable > 1)
+			snprintf(more, sizeof(more), "; %lu more directories could not be read",
+				 unreadable - 1);
+		if (st->too_deep)
+			snprintf(deep, sizeof(deep),
+				 "%s%lu directories not entered: deeper than %d levels, or out of "
+				 "file descriptors or stack",
+				 unreadable ? "; " : "", st->too_deep, SYSDEV_MAX_DEPTH);
+		if (e->first)
+			warnx_(e->first, "%s%s%s", error_words(e->first_err), more, deep);
+		else if (unreadable)
+			warnx_(syspath_of(ctx, start), "%lu directories could not be read%s",
+			       unreadable, deep);
+		else
+			warnx_(syspath_of(ctx, start), "%s", deep);
+		ret = EXIT_RUNTIME;
+	}
+	free(e->first);
+	e->first = NULL;
+	return ret;
 }
 
 int cmd_tree(struct sysdev *ctx, const struct options *o)
@@ -232,7 +255,7 @@ int cmd_tree(struct sysdev *ctx, const struct options *o)
 	if (o->all)
 		flags |= SYSDEV_WALK_ATTR_GROUPS;
 	err = sysdev_walk(ctx, start, flags, o->depth, enter, leave, &t, &st);
-	ret = report_walk(ctx, start ? start : "/devices", err, &st, t.errors);
+	ret = report_walk(ctx, start ? start : "/devices", err, &st, &t.errors);
 	free(t.more);
 	free(t.levels);
 	free(start);
