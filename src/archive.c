@@ -640,22 +640,6 @@ static int record_dir(struct unpacker *u, const char *path, size_t len, mode_t m
 	return 0;
 }
 
-static int write_all_fd(int fd, const char *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t w = write(fd, buf, len);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		buf += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Create one entry; @path has no NUL inside and is checked. */
 static int create_entry(struct unpacker *u, char type, mode_t mode, const char *path, size_t plen,
 			const char *data, size_t dlen, size_t line)
@@ -691,7 +675,7 @@ static int create_entry(struct unpacker *u, char type, mode_t mode, const char *
 			    0600);
 		if (fd < 0)
 			return -errno;
-		err = write_all_fd(fd, data, dlen);
+		err = write_all(fd, data, dlen);
 		if (err == 0 && fchmod(fd, mode) < 0)
 			err = -errno;
 		if (close(fd) < 0 && err == 0)

@@ -35,6 +35,9 @@ bool name_is_single_component(const char *name);
 ssize_t copy_read_file(int dirfd, const char *name, const struct stat *st, char *buf,
 		       size_t bound, bool *truncated);
 
+/* Write all of @buf, going on after EINTR and short writes; 0 or negative errno. */
+int write_all(int fd, const char *buf, size_t len);
+
 /* Whether @dirfd (a directory) has no entries; negative errno on failure. */
 int dir_is_empty(int dirfd);
 

@@ -191,7 +191,7 @@ struct capture {
 	char *buf;          /* SYSDEV_CAPTURE_BIN_MAX + 1 bytes */
 };
 
-static int write_all(int fd, const char *buf, size_t len)
+int write_all(int fd, const char *buf, size_t len)
 {
 	while (len > 0) {
 		ssize_t w = write(fd, buf, len);
