@@ -11,6 +11,22 @@
 
 #include "libsysdev-private.h"
 
+/* The next '/'-separated component at *@p (empty ones skipped), or NULL at the end. */
+static const char *next_component(const char **p, size_t *len)
+{
+	const char *c;
+
+	while (**p == '/')
+		(*p)++;
+	if (!**p)
+		return NULL;
+	c = *p;
+	while (**p && **p != '/')
+		(*p)++;
+	*len = (size_t)(*p - c);
+	return c;
+}
+
 int cmp_strp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -133,23 +149,12 @@ char *path_normalize(const char *path)
 {
 	size_t len = strlen(path);
 	char *out = malloc(len + 2);
-	size_t o = 0;
-	const char *p = path;
+	size_t o = 0, clen;
+	const char *p = path, *c;
 
 	if (!out)
 		return NULL;
-	while (*p) {
-		const char *c;
-		size_t clen;
-
-		while (*p == '/')
-			p++;
-		if (!*p)
-			break;
-		c = p;
-		while (*p && *p != '/')
-			p++;
-		clen = (size_t)(p - c);
+	while ((c = next_component(&p, &clen))) {
 		if (clen == 1 && c[0] == '.')
 			continue;
 		if (clen == 2 && c[0] == '.' && c[1] == '.') {
@@ -271,20 +276,13 @@ int open_devpath(const struct sysdev *ctx, const char *devpath)
 	fd = openat(ctx->root_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	while (*p) {
+	const char *c;
+	size_t clen;
+
+	while ((c = next_component(&p, &clen))) {
 		char comp[NAME_MAX + 1];
-		const char *c;
-		size_t clen;
 		int nfd;
 
-		while (*p == '/')
-			p++;
-		if (!*p)
-			break;
-		c = p;
-		while (*p && *p != '/')
-			p++;
-		clen = (size_t)(p - c);
 		if (clen > NAME_MAX) {
 			close(fd);
 			return -ENAMETOOLONG;
