@@ -270,15 +270,13 @@ out:
 
 int open_devpath(const struct sysdev *ctx, const char *devpath)
 {
-	const char *p = devpath;
+	const char *p = devpath, *c;
+	size_t clen;
 	int fd;
 
 	fd = openat(ctx->root_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	const char *c;
-	size_t clen;
-
 	while ((c = next_component(&p, &clen))) {
 		char comp[NAME_MAX + 1];
 		int nfd;
