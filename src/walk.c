@@ -464,19 +464,21 @@ static int visit(struct walker *w, unsigned depth, struct sysdev_node *parent);
 /* Walk the children of @l (its entries are read). */
 static int visit_children(struct walker *w, struct sysdev_node *l)
 {
-	size_t last_dir = 0;
-	bool any_dir = false;
+	bool exact = (w->flags & SYSDEV_WALK_SIBLINGS) && !(w->flags & SYSDEV_WALK_ATTR_GROUPS);
+	size_t last = 0; /* index of the last child that will be reported */
+	bool last_known = false;
 	int err = 0;
 
-	if (!(w->flags & SYSDEV_WALK_SIBLINGS) || (w->flags & SYSDEV_WALK_ATTR_GROUPS)) {
+	if (!exact) {
+		/* every directory is reported (or exactness was not asked for) */
 		for (size_t i = l->nents; i-- > 0;) {
 			if (entry_type(l->fd, &l->ents[i]) == DT_DIR) {
-				last_dir = i;
-				any_dir = true;
+				last = i;
+				last_known = true;
 				break;
 			}
 		}
-		if (!any_dir)
+		if (!last_known)
 			return 0;
 	}
 	for (size_t i = 0; i < l->nents; i++) {
@@ -516,18 +518,23 @@ static int visit_children(struct walker *w, struct sysdev_node *l)
 		}
 		c->fd = fd;
 		c->name = e->name;
-		/* has_next: is another reported sibling to come? */
-		if ((w->flags & SYSDEV_WALK_SIBLINGS) && !(w->flags & SYSDEV_WALK_ATTR_GROUPS)) {
-			c->has_next = false;
-			for (size_t j = i + 1; j < l->nents; j++) {
+		/*
+		 * has_next: is another reported sibling to come?  Probe from the
+		 * end for the last reported child, once per directory: hidden
+		 * siblings gather at the end (power/, ...), so this costs a probe
+		 * or two where a forward look would cost one per reported child.
+		 */
+		if (!last_known) {
+			last = i;
+			for (size_t j = l->nents; j-- > i + 1;) {
 				if (probe_shown(w, l, &l->ents[j])) {
-					c->has_next = true;
+					last = j;
 					break;
 				}
 			}
-		} else {
-			c->has_next = i < last_dir;
+			last_known = true;
 		}
+		c->has_next = i < last;
 		err = path_push(w, e->name, &old_len);
 		if (err < 0) {
 			if (fd >= 0)
