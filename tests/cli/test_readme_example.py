@@ -2,7 +2,8 @@
 """The README's "library in five lines of C" compiles warning-free against
 this build and runs: it lists the devices of the live /sys.
 
-usage: test_readme_example.py README CC INCLUDE_DIR LIB_DIR
+usage: test_readme_example.py README CC INCLUDE_DIR LIB_DIR [CFLAG...]
+(CFLAGs: the build's own, e.g. -fsanitize=address,undefined)
 """
 import os
 import subprocess
@@ -10,6 +11,7 @@ import sys
 import tempfile
 
 readme, cc, incdir, libdir = sys.argv[1:5]
+extra = sys.argv[5:]
 text = open(readme).read()
 start = text.index("```c\n") + 5
 code = text[start:text.index("```", start)]
@@ -28,7 +30,7 @@ with tempfile.TemporaryDirectory() as tmp:
         f.write(code)
     exe = os.path.join(tmp, "demo")
     r = subprocess.run([cc, "-std=c17", "-D_GNU_SOURCE", "-Wall", "-Wextra", "-Werror", src, "-o", exe,
-                        "-I", incdir, "-L", libdir, "-lsysdev"], capture_output=True, text=True)
+                        "-I", incdir, "-L", libdir, "-lsysdev", *extra], capture_output=True, text=True)
     check("the README example compiles with -Wall -Wextra -Werror" + r.stderr, r.returncode == 0)
     if r.returncode == 0:
         out = subprocess.run([exe], capture_output=True, text=True,
