@@ -7,6 +7,38 @@
 
 #include "cli.h"
 
+/* With --attrs: the device's attributes, as `udevadm info -a` shows ATTR{}. */
+static void device_attributes(const struct options *o, struct sysdev_device *dev)
+{
+	const char *name;
+	char buf[4097];
+
+	if (o->json)
+		fputs(", \"attributes\": {", stdout);
+	for (size_t i = 0; (name = sysdev_device_get_attribute_at(dev, i)); i++) {
+		ssize_t len = sysdev_device_read_attribute(dev, name, buf, sizeof(buf));
+
+		if (o->json) {
+			fputs(i ? ", " : "", stdout);
+			fput_json_string(stdout, name);
+			fputs(": ", stdout);
+			fput_json_string(stdout, len >= 0 ? buf : NULL);
+			continue;
+		}
+		fputs("          @", stdout);
+		fput_text(stdout, name);
+		if (len >= 0) {
+			fputs(" = ", stdout);
+			fput_text(stdout, buf);
+		} else {
+			printf(" (%s)", len == -EFBIG ? "larger than a page" : strerror((int)-len));
+		}
+		fputc('\n', stdout);
+	}
+	if (o->json)
+		fputs("}", stdout);
+}
+
 static void device_line(const struct options *o, struct sysdev_device *dev, bool first)
 {
 	const char *sub = sysdev_device_get_subsystem(dev);
@@ -38,6 +70,8 @@ static void device_line(const struct options *o, struct sysdev_device *dev, bool
 		fput_json_string(stdout, sysdev_device_get_devtype(dev));
 		fputs(", \"devname\": ", stdout);
 		fput_json_string(stdout, devname);
+		if (o->attrs)
+			device_attributes(o, dev);
 		fputs("}", stdout);
 		return;
 	}
@@ -64,6 +98,8 @@ static void device_line(const struct options *o, struct sysdev_device *dev, bool
 		fput_text(stdout, devname);
 	}
 	fputc('\n', stdout);
+	if (o->attrs)
+		device_attributes(o, dev);
 }
 
 int cmd_parents(struct sysdev *ctx, const struct options *o)
