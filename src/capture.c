@@ -530,80 +530,84 @@ static int copy_dir_names(struct capture *c, int sfd, int dfd)
 	return err;
 }
 
+/* S/class/NAME: its links. */
+static int copy_class(struct capture *c, int sfd, int dfd, const char *name)
+{
+	char *devpath;
+	int err;
+
+	if (asprintf(&devpath, "/class/%s", name) < 0)
+		return -ENOMEM;
+	err = copy_links(c, sfd, dfd, devpath);
+	free(devpath);
+	return err;
+}
+
+/* S/bus/NAME: the links of devices/ and the names of drivers/. */
+static int copy_bus(struct capture *c, int sfd, int dfd, const char *name)
+{
+	char *devpath;
+	int err, s3, d3;
+	mode_t m3;
+
+	err = mirror_dir(c, sfd, dfd, "devices", &s3, &d3, &m3);
+	if (err > 0) {
+		if (asprintf(&devpath, "/bus/%s/devices", name) < 0) {
+			err = -ENOMEM;
+		} else {
+			err = copy_links(c, s3, d3, devpath);
+			free(devpath);
+		}
+		err = mirror_done(s3, d3, m3, err);
+	}
+	if (err == 0) {
+		err = mirror_dir(c, sfd, dfd, "drivers", &s3, &d3, &m3);
+		if (err > 0)
+			err = mirror_done(s3, d3, m3, copy_dir_names(c, s3, d3));
+	}
+	return err;
+}
+
+/* Mirror S/@top and, in each of its subdirectories, what @copy_one copies. */
+static int copy_subsystem_dirs(struct capture *c, int dest, const char *top,
+			       int (*copy_one)(struct capture *c, int sfd, int dfd, const char *name))
+{
+	int err, sfd, dfd;
+	struct dlist l;
+	mode_t mode;
+
+	err = mirror_dir(c, c->ctx->root_fd, dest, top, &sfd, &dfd, &mode);
+	if (err <= 0)
+		return err;
+	err = dlist_read(sfd, &l);
+	if (err == 0) {
+		for (size_t i = 0; i < l.n && err == 0; i++) {
+			int s2, d2;
+			mode_t m2;
+
+			err = mirror_dir(c, sfd, dfd, l.v[i].name, &s2, &d2, &m2);
+			if (err <= 0)
+				continue;
+			err = mirror_done(s2, d2, m2, copy_one(c, s2, d2, l.v[i].name));
+		}
+		dlist_free(&l);
+	} else if (err != -ENOMEM) {
+		c->st->skipped++;
+		err = 0;
+	}
+	return mirror_done(sfd, dfd, mode, err);
+}
+
 /* S/class/NAME/LINK, S/bus/NAME/{devices/LINK,drivers/NAME}, S/dev/{block,char}/LINK. */
 static int copy_subsystems(struct capture *c, int dest)
 {
 	int root = c->ctx->root_fd, err, sfd, dfd;
 	mode_t mode;
-	struct dlist l;
-	char *devpath;
 
-	/* class */
-	err = mirror_dir(c, root, dest, "class", &sfd, &dfd, &mode);
-	if (err > 0) {
-		err = dlist_read(sfd, &l);
-		if (err == 0) {
-			for (size_t i = 0; i < l.n && err == 0; i++) {
-				int s2, d2;
-				mode_t m2;
-
-				err = mirror_dir(c, sfd, dfd, l.v[i].name, &s2, &d2, &m2);
-				if (err <= 0)
-					continue;
-				if (asprintf(&devpath, "/class/%s", l.v[i].name) < 0) {
-					err = mirror_done(s2, d2, m2, -ENOMEM);
-					break;
-				}
-				err = copy_links(c, s2, d2, devpath);
-				free(devpath);
-				err = mirror_done(s2, d2, m2, err);
-			}
-			dlist_free(&l);
-		} else if (err != -ENOMEM) {
-			c->st->skipped++;
-			err = 0;
-		}
-		err = mirror_done(sfd, dfd, mode, err);
-	}
+	err = copy_subsystem_dirs(c, dest, "class", copy_class);
 	if (err < 0)
 		return err;
-
-	/* bus */
-	err = mirror_dir(c, root, dest, "bus", &sfd, &dfd, &mode);
-	if (err > 0) {
-		err = dlist_read(sfd, &l);
-		if (err == 0) {
-			for (size_t i = 0; i < l.n && err == 0; i++) {
-				int s2, d2, s3, d3;
-				mode_t m2, m3;
-
-				err = mirror_dir(c, sfd, dfd, l.v[i].name, &s2, &d2, &m2);
-				if (err <= 0)
-					continue;
-				err = mirror_dir(c, s2, d2, "devices", &s3, &d3, &m3);
-				if (err > 0) {
-					if (asprintf(&devpath, "/bus/%s/devices", l.v[i].name) < 0) {
-						err = -ENOMEM;
-					} else {
-						err = copy_links(c, s3, d3, devpath);
-						free(devpath);
-					}
-					err = mirror_done(s3, d3, m3, err);
-				}
-				if (err == 0) {
-					err = mirror_dir(c, s2, d2, "drivers", &s3, &d3, &m3);
-					if (err > 0)
-						err = mirror_done(s3, d3, m3, copy_dir_names(c, s3, d3));
-				}
-				err = mirror_done(s2, d2, m2, err);
-			}
-			dlist_free(&l);
-		} else if (err != -ENOMEM) {
-			c->st->skipped++;
-			err = 0;
-		}
-		err = mirror_done(sfd, dfd, mode, err);
-	}
+	err = copy_subsystem_dirs(c, dest, "bus", copy_bus);
 	if (err < 0)
 		return err;
 
