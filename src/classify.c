@@ -25,6 +25,9 @@ enum sysdev_kind classify_decide(const struct classify_facts *f)
 		return SYSDEV_KIND_ROOT;
 	if (f->has_uevent)
 		return SYSDEV_KIND_DEVICE;
+	/* every rule below looks at the directory's entries, or at what it is not */
+	if (f->unreadable)
+		return SYSDEV_KIND_UNKNOWN;
 	if (classify_is_class_candidate(f) && (f->empty || f->has_device_child))
 		return SYSDEV_KIND_CLASS_DIR;
 	if (f->below_device)
