@@ -576,7 +576,11 @@ int main(int argc, char **argv)
 		o.diff_new = argv[optind++];
 	} else if (want_arg) {
 		if (optind + 1 != argc) {
-			warnx_(mode->name, optind == argc ? "needs a DEVICE" : "takes one DEVICE");
+			if (optind == argc)
+				warnx_(mode->name, "needs a DEVICE");
+			else
+				warnx_(argv[optind + 1], "unexpected argument: %s takes one DEVICE",
+				       mode->name);
 			fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
 			return EXIT_USAGE;
 		}
