@@ -879,11 +879,21 @@ def case_unreadable(c):
             errs = sorted(n["path"] for n in nodes_of(doc) if n.get("error"))
             if errs != ["/devices/platform/d1/grp", "/devices/platform/priv"]:
                 fail("unreadable: %s: error members on %r" % (show(args), errs))
+            kinds = sorted(n["kind"] for n in nodes_of(doc) if n.get("error"))
+            if kinds != ["unknown", "unknown"]:
+                fail("unreadable: %s: unreadable directories are %r, not unknown" % (show(args), kinds))
         elif "--stats" not in args:
             # its kind cannot be known: unknown, never a guess such as attr-group
             for path in (b"grp/  [unknown]  (unreadable", b"priv/  [unknown]  (unreadable"):
                 if path not in rr.out:
                     fail("unreadable: %s: %r not shown" % (show(args), path))
+    rr = c.cli("--stats", "--json")
+    try:
+        unknown = json.loads(rr.out)["kinds"].get("unknown")
+    except ValueError:
+        unknown = None
+    if unknown != 2:
+        fail("unreadable: --stats --json counts %r unknown directories, expected 2" % unknown)
     check(c.cli("--parents", "/devices/platform/priv/child"), rcs=(1,), names=("/devices/platform/priv/child",))
     rr = c.cli("--get-latency-tolerance", "/devices/platform/d1")
     check(rr, rcs=(1,), names=("/devices/platform/d1",))
