@@ -64,7 +64,7 @@ bool sysdev_is_bus_name(const struct sysdev *ctx, const char *name);
 /* Kinds and enums                                                     */
 /* ------------------------------------------------------------------ */
 
-/* What a directory under S/devices is (SPEC section 2). */
+/* What a directory under S/devices is (sysdev(7)). */
 enum sysdev_kind {
 	SYSDEV_KIND_ROOT = 0,    /* S/devices itself */
 	SYSDEV_KIND_CONTAINER,   /* not below a device: devices/virtual, ... */
@@ -204,7 +204,7 @@ int sysdev_walk(struct sysdev *ctx, const char *start, unsigned flags, int max_d
 		struct sysdev_walk_stats *stats);
 
 /*
- * Classify one directory (devpath under /devices) by the SPEC's rules.
+ * Classify one directory (devpath under /devices) by the rules of sysdev(7).
  * Returns a kind (>= 0) or a negative errno.
  */
 int sysdev_classify(struct sysdev *ctx, const char *devpath);
@@ -223,7 +223,7 @@ int sysdev_explain(struct sysdev *ctx, const char *devpath, char *buf, size_t si
 struct sysdev_device;
 
 /*
- * Look up a device by any form of SPEC section 6: a syspath ("/sys/devices/.."
+ * Look up a device by any form sysdev-tree(1) accepts: a syspath ("/sys/devices/.."
  * or the context's root followed by "/devices/.."), a devpath
  * ("/devices/..."), "SUBSYSTEM:NAME", or a device node ("/dev/vda").
  * Symbolic links inside the root are resolved ("/sys/class/net/lo" works).
@@ -341,7 +341,7 @@ int sysdev_device_get_latency_tolerance(struct sysdev_device *dev, int32_t *us);
 int sysdev_device_set_latency_tolerance(struct sysdev_device *dev, const char *value);
 
 /* ------------------------------------------------------------------ */
-/* The article's measurements (SPEC section 4)                         */
+/* The article's measurements (sysdev(7))                              */
 /* ------------------------------------------------------------------ */
 
 struct sysdev_stats;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Device objects: one device looked up by any of SPEC section 6's forms. */
+/* Device objects: one device looked up by any of the forms of sysdev-tree(1)'s DEVICES. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

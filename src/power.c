@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The power/ group, and the latency-tolerance PM QoS request (SPEC section 5). */
+/* The power/ group, and the latency-tolerance PM QoS request (sysdev(7)). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* --capture DIR [START]: copy the tree into the empty DIR (SPEC section 1). */
+/* --capture DIR [START]: copy the tree into the empty DIR (sysdev(7)). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * JSON output (SPEC section 3), streamed: a node's opening is written when
+ * JSON output (sysdev(7)), streamed: a node's opening is written when
  * it is entered and its closing when it is left, so memory does not grow
  * with the tree.
  */
@@ -77,7 +77,7 @@ static void node_power(FILE *f, const struct sysdev_node *node)
 		power_json(f, &p);
 }
 
-/* The SPEC's device fields, in its order. */
+/* The device fields of sysdev(7), in its order. */
 static void device_fields(FILE *f, const struct sysdev_node *node)
 {
 	member(f, "subsystem", sysdev_node_get_subsystem(node));

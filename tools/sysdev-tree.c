@@ -287,7 +287,7 @@ static void usage(FILE *f)
 		"Questions and actions:\n"
 		"  -P, --parents DEVICE     the parent chain of DEVICE up to the root\n"
 		"  -E, --explain DIR        which rule makes DIR the kind it is\n"
-		"  -S, --stats              the article's measurements (SPEC section 4)\n"
+		"  -S, --stats              the article's measurements, see sysdev(7)\n"
 		"      --get-latency-tolerance DEVICE\n"
 		"                           print power/pm_qos_latency_tolerance_us\n"
 		"      --set-latency-tolerance VALUE DEVICE\n"
