@@ -233,6 +233,12 @@ struct sysdev_device;
 int sysdev_device_new(struct sysdev *ctx, const char *spec, struct sysdev_device **dev);
 int sysdev_device_new_from_devpath(struct sysdev *ctx, const char *devpath,
 				   struct sysdev_device **dev);
+/* By device number, through S/dev/block (@type 'b') or S/dev/char ('c'). */
+int sysdev_device_new_from_devnum(struct sysdev *ctx, char type, unsigned major, unsigned minor,
+				  struct sysdev_device **dev);
+/* By SUBSYSTEM:NAME, through S/class/SUBSYSTEM/NAME or S/bus/SUBSYSTEM/devices/NAME. */
+int sysdev_device_new_from_subsystem_sysname(struct sysdev *ctx, const char *subsystem,
+					     const char *sysname, struct sysdev_device **dev);
 struct sysdev_device *sysdev_device_ref(struct sysdev_device *dev);
 struct sysdev_device *sysdev_device_unref(struct sysdev_device *dev);
 
@@ -280,6 +286,63 @@ const char *sysdev_device_get_group_at(struct sysdev_device *dev, size_t i);
  */
 ssize_t sysdev_device_read_attribute(struct sysdev_device *dev, const char *name, char *buf,
 				     size_t size);
+
+/* ------------------------------------------------------------------ */
+/* Enumerator                                                          */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The devices that match, as libudev's udev_enumerate and systemd's
+ * sd_device_enumerator find them (see libsysdev(3) for a porting table).
+ * Several subsystems, sysnames, drivers, devtypes or properties: any one
+ * matches; several attributes: all must hold; different kinds of match
+ * combine as AND.  Globs are fnmatch(3) patterns.
+ */
+struct sysdev_enumerator;
+
+int sysdev_enumerator_new(struct sysdev *ctx, struct sysdev_enumerator **enumerator);
+struct sysdev_enumerator *sysdev_enumerator_ref(struct sysdev_enumerator *enumerator);
+struct sysdev_enumerator *sysdev_enumerator_unref(struct sysdev_enumerator *enumerator);
+/* @match false: devices of this subsystem are left out */
+int sysdev_enumerator_add_match_subsystem(struct sysdev_enumerator *enumerator,
+					  const char *subsystem, bool match);
+int sysdev_enumerator_add_match_sysname(struct sysdev_enumerator *enumerator, const char *glob);
+int sysdev_enumerator_add_match_driver(struct sysdev_enumerator *enumerator, const char *glob);
+int sysdev_enumerator_add_match_devtype(struct sysdev_enumerator *enumerator, const char *devtype);
+/* a uevent property KEY matching @glob (NULL: any value) */
+int sysdev_enumerator_add_match_property(struct sysdev_enumerator *enumerator, const char *key,
+					 const char *glob);
+/* attribute @name (may be "power/control") whose value without its trailing
+ * newline matches @glob (NULL: the attribute exists and can be read) */
+int sysdev_enumerator_add_match_sysattr(struct sysdev_enumerator *enumerator, const char *name,
+					const char *glob);
+/* the device at @devpath and every device below it */
+int sysdev_enumerator_add_match_parent(struct sysdev_enumerator *enumerator, const char *devpath);
+int sysdev_enumerator_add_match_placement(struct sysdev_enumerator *enumerator,
+					  enum sysdev_placement placement);
+/* devices that no entry of S/bus/&ast;/devices or S/class/&ast; links to */
+int sysdev_enumerator_add_match_unlinked(struct sysdev_enumerator *enumerator);
+/*
+ * With a subsystem match the scan reads the kernel's indexes (S/class/NAME,
+ * S/bus/NAME/devices); @full_walk makes it walk the whole tree instead.  On
+ * a tree the kernel made the two agree; on a hand-made or damaged one, a
+ * device whose subsystem link and index entry disagree is found by one only.
+ */
+int sysdev_enumerator_set_full_walk(struct sysdev_enumerator *enumerator, bool full_walk);
+/*
+ * Find the matching devices, in the walk's order (parents before children,
+ * each directory's entries bytewise).  Drops the results of an earlier scan.
+ * Returns 0 or a negative errno.
+ */
+int sysdev_enumerator_scan(struct sysdev_enumerator *enumerator);
+size_t sysdev_enumerator_get_count(const struct sysdev_enumerator *enumerator);
+/*
+ * The @i-th device found, or NULL past the end.  The enumerator keeps the
+ * reference: take one with sysdev_device_ref() to keep the device after the
+ * next scan or the enumerator's end.
+ */
+struct sysdev_device *sysdev_enumerator_get_device_at(const struct sysdev_enumerator *enumerator,
+						      size_t i);
 
 /* ------------------------------------------------------------------ */
 /* Power                                                               */

@@ -45,6 +45,8 @@ const char *link_basename(const char *target, size_t *len);
  * lie under @root.  Returns a malloc'd string or NULL (outside / no memory).
  */
 char *resolve_link_target(const char *root, const char *dir_devpath, const char *target);
+/* strdup(), with NULL for NULL */
+char *strdup_or_null(const char *s);
 /* Normalise "a/./b/../c" (leading slash kept); NULL when ".." leaves the top. */
 char *path_normalize(const char *path);
 
@@ -80,6 +82,8 @@ struct uevent {
 int uevent_parse(struct uevent *u, size_t len);
 int uevent_read_at(struct uevent *u, int dirfd);
 const char *uevent_get(const struct uevent *u, const char *key);
+/* A parsed copy of @src (its own buffer). */
+int uevent_copy(struct uevent *dst, const struct uevent *src);
 void uevent_clear(struct uevent *u);
 void uevent_free(struct uevent *u);
 
@@ -125,6 +129,11 @@ int power_read_at(int dirfd, struct sysdev_power *p);
 int latency_tolerance_read_at(int dirfd, int32_t *us);
 /* The same; with -EBADMSG, @text receives what the file holds (cut to @size). */
 int latency_tolerance_read_text_at(int dirfd, int32_t *us, char *text, size_t size);
+
+/* walk.c: what a node read, for objects made from it (NULL: uevent not read) */
+const struct uevent *node_uevent(const struct sysdev_node *node);
+struct sysdev *node_context(const struct sysdev_node *node);
+bool node_has_dev(const struct sysdev_node *node);
 
 /* Placement of a devpath below /devices. */
 enum sysdev_placement placement_of(const char *devpath);
