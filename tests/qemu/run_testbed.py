@@ -512,9 +512,9 @@ def check_latency(c, out):
                         ("lt22_bad_empty", ""),
                         ("lt23_bad_huge", "99999999999")):
         rc, so, se, st = res(step)
-        c.check("latency: --set-latency-tolerance %r refused: exit 1, one-line "
-                "message with EINVAL, nothing changed" % value,
-                rc == 1 and "EINVAL" in se and len(se.splitlines()) == 1
+        c.check("latency: --set-latency-tolerance %r refused as bad usage: exit 2, "
+                "one-line message with EINVAL, nothing changed" % value,
+                rc == 2 and "EINVAL" in se and len(se.splitlines()) == 1
                 and st == before,
                 "exit %s, stderr %r, state %r (before %r)"
                 % (rc, se, st, before))
