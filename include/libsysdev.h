@@ -345,6 +345,53 @@ struct sysdev_device *sysdev_enumerator_get_device_at(const struct sysdev_enumer
 						      size_t i);
 
 /* ------------------------------------------------------------------ */
+/* Monitor                                                             */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The kernel's uevents (NETLINK_KOBJECT_UEVENT, the kernel's group) as they
+ * happen.  Poll sysdev_monitor_get_fd() for input, then call
+ * sysdev_monitor_receive() until it returns -EAGAIN.  Messages not sent by
+ * the kernel, cut short or malformed are dropped and counted.  No thread,
+ * no signal handler.  The root given to sysdev_new() is where each event's
+ * device is looked up: the live /sys for live events.
+ */
+struct sysdev_monitor;
+struct sysdev_event;
+
+int sysdev_monitor_new(struct sysdev *ctx, struct sysdev_monitor **monitor);
+struct sysdev_monitor *sysdev_monitor_ref(struct sysdev_monitor *monitor);
+struct sysdev_monitor *sysdev_monitor_unref(struct sysdev_monitor *monitor);
+int sysdev_monitor_get_fd(const struct sysdev_monitor *monitor);
+/* Only events of @subsystem (and @devtype, unless NULL); several: any one. */
+int sysdev_monitor_add_match_subsystem_devtype(struct sysdev_monitor *monitor,
+					       const char *subsystem, const char *devtype);
+/* 0 and an event (free it with sysdev_event_unref()), -EAGAIN: none pending. */
+int sysdev_monitor_receive(struct sysdev_monitor *monitor, struct sysdev_event **event);
+/* Messages dropped so far: not the kernel's, cut short or malformed. */
+unsigned long sysdev_monitor_get_dropped(const struct sysdev_monitor *monitor);
+
+struct sysdev_event *sysdev_event_unref(struct sysdev_event *event);
+/* The strings live as long as the event. */
+const char *sysdev_event_get_action(const struct sysdev_event *event);
+const char *sysdev_event_get_devpath(const struct sysdev_event *event);
+const char *sysdev_event_get_subsystem(const struct sysdev_event *event);
+unsigned long long sysdev_event_get_seqnum(const struct sysdev_event *event);
+const char *sysdev_event_get_property(const struct sysdev_event *event, const char *key);
+bool sysdev_event_get_property_at(const struct sysdev_event *event, size_t i, const char **key,
+				  const char **value);
+/*
+ * The directory's kind (enum sysdev_kind), decided when the event was
+ * received, or -1: gone by then, a remove, or outside S/devices (modules,
+ * drivers).  Parent and class directory as for a device, or NULL.
+ */
+int sysdev_event_get_kind(const struct sysdev_event *event);
+const char *sysdev_event_get_parent(const struct sysdev_event *event);
+const char *sysdev_event_get_class_dir(const struct sysdev_event *event);
+/* enum sysdev_placement, or -ENODEV outside S/devices */
+int sysdev_event_get_placement(const struct sysdev_event *event);
+
+/* ------------------------------------------------------------------ */
 /* Power                                                               */
 /* ------------------------------------------------------------------ */
 

@@ -32,8 +32,8 @@ struct sysdev_enumerator {
 	struct sysdev *ctx;
 	struct strv subsystems, nomatch_subsystems, sysnames, drivers, devtypes;
 	struct kvv properties, sysattrs;
-	char *parent;         /* devpath of the subtree, or NULL */
-	unsigned placements;  /* bit per enum sysdev_placement; 0: any */
+	char *parent;	     /* devpath of the subtree, or NULL */
+	unsigned placements; /* bit per enum sysdev_placement; 0: any */
 	bool unlinked;
 	bool full_walk;
 	struct name_set linked; /* with unlinked: devpaths that S/bus or S/class link to */
@@ -301,8 +301,7 @@ static int device_matches(struct sysdev_enumerator *e, struct sysdev_device *dev
 		return 0;
 	if (e->parent && !in_subtree(e->parent, sysdev_device_get_devpath(dev)))
 		return 0;
-	if (e->placements &&
-	    !(e->placements & (1u << sysdev_device_get_placement(dev))))
+	if (e->placements && !(e->placements & (1u << sysdev_device_get_placement(dev))))
 		return 0;
 	if (e->unlinked && name_set_has(&e->linked, sysdev_device_get_devpath(dev)))
 		return 0;
@@ -319,7 +318,8 @@ static int device_matches(struct sysdev_enumerator *e, struct sysdev_device *dev
 	}
 	for (size_t i = 0; i < e->sysattrs.n; i++) {
 		char buf[4097];
-		ssize_t len = sysdev_device_read_attribute(dev, e->sysattrs.v[i].key, buf, sizeof(buf));
+		ssize_t len =
+		    sysdev_device_read_attribute(dev, e->sysattrs.v[i].key, buf, sizeof(buf));
 
 		if (len < 0)
 			return 0;
@@ -469,8 +469,8 @@ static int load_linked(struct sysdev_enumerator *e)
 			struct name_set ents;
 			char *dir;
 
-			if (asprintf(&dir, t == 0 ? "%s/%s" : "%s/%s/devices", tops[t], subs.names[i]) <
-			    0) {
+			if (asprintf(&dir, t == 0 ? "%s/%s" : "%s/%s/devices", tops[t],
+				     subs.names[i]) < 0) {
 				r = -ENOMEM;
 				break;
 			}
@@ -483,7 +483,8 @@ static int load_linked(struct sysdev_enumerator *e)
 						break;
 					}
 					if (readlink_alloc(e->ctx->root_fd, path, &target) == 0) {
-						devpath = resolve_link_target(e->ctx->root, dir, target);
+						devpath =
+						    resolve_link_target(e->ctx->root, dir, target);
 						free(target);
 						if (devpath) {
 							r = strv_add(&all, devpath);
@@ -581,7 +582,7 @@ _public_ size_t sysdev_enumerator_get_count(const struct sysdev_enumerator *e)
 }
 
 _public_ struct sysdev_device *sysdev_enumerator_get_device_at(const struct sysdev_enumerator *e,
-								size_t i)
+							       size_t i)
 {
 	if (!e || i >= e->n)
 		return NULL;

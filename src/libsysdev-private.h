@@ -87,6 +87,21 @@ int uevent_copy(struct uevent *dst, const struct uevent *src);
 void uevent_clear(struct uevent *u);
 void uevent_free(struct uevent *u);
 
+/* uevent-message.c: a kernel uevent from netlink ("add@/devices/...\0KEY=VALUE\0...") */
+#define UEVENT_MESSAGE_MAX 8192 /* the kernel's UEVENT_BUFFER_SIZE is 2048 */
+struct uevent_message {
+	char *buf;
+	size_t len;
+	const char **keys, **values; /* point into buf */
+	size_t n, cap;
+	const char *action, *devpath, *subsystem; /* from the properties */
+	unsigned long long seqnum;
+};
+/* 0, -EBADMSG (not a whole, consistent kernel message), -ENOMEM */
+int uevent_message_parse(struct uevent_message *m, const char *data, size_t len);
+const char *uevent_message_get(const struct uevent_message *m, const char *key);
+void uevent_message_free(struct uevent_message *m);
+
 /* classify.c */
 struct classify_facts {
 	bool is_root;             /* S/devices itself */

@@ -47,9 +47,9 @@ static int add_match(struct sysdev_enumerator *e, const char *m)
 		return sysdev_enumerator_add_match_parent(e, v);
 	if (!strcmp(key, "placement"))
 		return sysdev_enumerator_add_match_placement(
-			e, !strcmp(v, "virtual") ? SYSDEV_PLACEMENT_VIRTUAL
-			   : !strcmp(v, "system") ? SYSDEV_PLACEMENT_SYSTEM
-						  : SYSDEV_PLACEMENT_DEVICES);
+		    e, !strcmp(v, "virtual")  ? SYSDEV_PLACEMENT_VIRTUAL
+		       : !strcmp(v, "system") ? SYSDEV_PLACEMENT_SYSTEM
+					      : SYSDEV_PLACEMENT_DEVICES);
 	if (!strcmp(key, "property") || !strcmp(key, "sysattr")) {
 		char name[256];
 		const char *g = strchr(v, '=');
@@ -59,8 +59,9 @@ static int add_match(struct sysdev_enumerator *e, const char *m)
 			return -EINVAL;
 		memcpy(name, v, n);
 		name[n] = '\0';
-		return key[0] == 'p' ? sysdev_enumerator_add_match_property(e, name, g ? g + 1 : NULL)
-				     : sysdev_enumerator_add_match_sysattr(e, name, g ? g + 1 : NULL);
+		return key[0] == 'p'
+			   ? sysdev_enumerator_add_match_property(e, name, g ? g + 1 : NULL)
+			   : sysdev_enumerator_add_match_sysattr(e, name, g ? g + 1 : NULL);
 	}
 	return -EINVAL;
 }
@@ -92,9 +93,10 @@ static int list(const char *root, int argc, char **argv)
 		struct sysdev_device *d = sysdev_enumerator_get_device_at(e, i);
 		const char *parent = sysdev_device_get_parent_devpath(d);
 
-		printf("%s subsystem=%s driver=%s parent=%s devname=%s\n", sysdev_device_get_devpath(d),
-		       sysdev_device_get_subsystem(d) ?: "-", sysdev_device_get_driver(d) ?: "-",
-		       parent ?: "-", sysdev_device_get_devname(d) ?: "-");
+		printf("%s subsystem=%s driver=%s parent=%s devname=%s\n",
+		       sysdev_device_get_devpath(d), sysdev_device_get_subsystem(d) ?: "-",
+		       sysdev_device_get_driver(d) ?: "-", parent ?: "-",
+		       sysdev_device_get_devname(d) ?: "-");
 	}
 	sysdev_enumerator_unref(e);
 	sysdev_unref(ctx);
@@ -142,7 +144,8 @@ static int compare(const char *root)
 	if (sysdev_enumerator_scan(all) < 0)
 		return 2;
 	for (size_t i = 0; i < sysdev_enumerator_get_count(all); i++) {
-		const char *s = sysdev_device_get_subsystem(sysdev_enumerator_get_device_at(all, i));
+		const char *s =
+		    sysdev_device_get_subsystem(sysdev_enumerator_get_device_at(all, i));
 		size_t j;
 
 		if (!s)
@@ -161,7 +164,8 @@ static int compare(const char *root)
 			ndev += *p == '\n';
 		if (strcmp(a, b) != 0) {
 			ndiff++;
-			printf("subsystem %s: indexed and walked differ\n--- indexed\n%s--- walked\n%s",
+			printf("subsystem %s: indexed and walked differ\n--- indexed\n%s--- "
+			       "walked\n%s",
 			       subs[i], a, b);
 		}
 		free(a);
@@ -237,7 +241,8 @@ static size_t run_udev(const struct query *q)
 	udev_enumerate_scan_devices(e);
 	udev_list_entry_foreach(l, udev_enumerate_get_list_entry(e))
 	{
-		struct udev_device *d = udev_device_new_from_syspath(udev, udev_list_entry_get_name(l));
+		struct udev_device *d =
+		    udev_device_new_from_syspath(udev, udev_list_entry_get_name(l));
 		const char *drv;
 
 		if (!d)
@@ -303,7 +308,7 @@ static size_t lookup_devnum_udev(const struct query *q)
 	(void)q;
 	for (int i = 0; i < 200; i++) {
 		struct udev_device *d =
-			udev_device_new_from_devnum(udev, 'b', makedev(bench_major, bench_minor));
+		    udev_device_new_from_devnum(udev, 'b', makedev(bench_major, bench_minor));
 
 		if (d) {
 			n += !!udev_device_get_subsystem(d) + !!udev_device_get_devnode(d);
@@ -325,7 +330,8 @@ static size_t lookup_name_sysdev(const struct query *q)
 		struct sysdev_device *d;
 
 		if (sysdev_device_new_from_subsystem_sysname(ctx, "net", "lo", &d) == 0) {
-			n += !!sysdev_device_get_subsystem(d) + !!sysdev_device_get_property(d, "IFINDEX");
+			n += !!sysdev_device_get_subsystem(d) +
+			     !!sysdev_device_get_property(d, "IFINDEX");
 			sysdev_device_unref(d);
 		}
 	}
@@ -363,19 +369,19 @@ static void bench_pair(const char *name, size_t (*s_fn)(const struct query *),
 	u_fn(q);
 	s = median_ms(s_fn, q, runs, &ns);
 	u = median_ms(u_fn, q, runs, &nu);
-	printf("enumerate %s: libsysdev %.3f ms, libudev %.3f ms, ratio %.1f (%zu / %zu)\n", name, s,
-	       u, s > 0 ? u / s : 0, ns, nu);
+	printf("enumerate %s: libsysdev %.3f ms, libudev %.3f ms, ratio %.1f (%zu / %zu)\n", name,
+	       s, u, s > 0 ? u / s : 0, ns, nu);
 	fflush(stdout);
 }
 
 static int bench(int runs)
 {
 	static const struct query queries[] = {
-		{"every device", NULL, NULL, NULL, NULL},
-		{"subsystem block", "block", NULL, NULL, NULL},
-		{"subsystem net", "net", NULL, NULL, NULL},
-		{"driver virtio-pci", NULL, "virtio-pci", NULL, NULL},
-		{"property DEVTYPE=disk", NULL, NULL, "DEVTYPE", "disk"},
+	    {"every device", NULL, NULL, NULL, NULL},
+	    {"subsystem block", "block", NULL, NULL, NULL},
+	    {"subsystem net", "net", NULL, NULL, NULL},
+	    {"driver virtio-pci", NULL, "virtio-pci", NULL, NULL},
+	    {"property DEVTYPE=disk", NULL, NULL, "DEVTYPE", "disk"},
 	};
 
 	DIR *d = opendir("/sys/dev/block");
@@ -407,7 +413,8 @@ static int udev_list(const char *subsystem)
 		return 1;
 	udev_list_entry_foreach(l, udev_enumerate_get_list_entry(e))
 	{
-		struct udev_device *d = udev_device_new_from_syspath(udev, udev_list_entry_get_name(l));
+		struct udev_device *d =
+		    udev_device_new_from_syspath(udev, udev_list_entry_get_name(l));
 
 		if (d)
 			printf("%s\n", udev_device_get_devpath(d));
@@ -428,6 +435,7 @@ int main(int argc, char **argv)
 		return compare(argv[2]);
 	if (argc >= 2 && !strcmp(argv[1], "bench"))
 		return bench(argc > 2 ? atoi(argv[2]) : 21);
-	fprintf(stderr, "usage: enumtool list ROOT [--full] [MATCH...] | compare ROOT | bench [RUNS]\n");
+	fprintf(stderr,
+		"usage: enumtool list ROOT [--full] [MATCH...] | compare ROOT | bench [RUNS]\n");
 	return 2;
 }
