@@ -337,6 +337,15 @@ int sysdev_enumerator_set_full_walk(struct sysdev_enumerator *enumerator, bool f
 int sysdev_enumerator_scan(struct sysdev_enumerator *enumerator);
 size_t sysdev_enumerator_get_count(const struct sysdev_enumerator *enumerator);
 /*
+ * The same matches, each device handed to @fn as it is found (in the same
+ * order) and kept by no one unless @fn takes a reference: memory stays flat
+ * however many devices match.  @fn returns 0 to go on or a negative errno to
+ * stop, which is returned.  Drops the results of an earlier scan.
+ */
+typedef int (*sysdev_enumerator_fn)(struct sysdev_device *device, void *userdata);
+int sysdev_enumerator_foreach(struct sysdev_enumerator *enumerator, sysdev_enumerator_fn fn,
+			      void *userdata);
+/*
  * The @i-th device found, or NULL past the end.  The enumerator keeps the
  * reference: take one with sysdev_device_ref() to keep the device after the
  * next scan or the enumerator's end.

@@ -37,6 +37,9 @@ struct sysdev_enumerator {
 	bool unlinked;
 	bool full_walk;
 	struct name_set linked; /* with unlinked: devpaths that S/bus or S/class link to */
+	/* sysdev_enumerator_foreach(): each device handed over as found, none kept */
+	sysdev_enumerator_fn fn;
+	void *fn_data;
 	/* results */
 	struct sysdev_device **devs;
 	size_t n, cap;
@@ -366,6 +369,11 @@ static int on_node(const struct sysdev_node *node, void *data)
 		sysdev_device_unref(dev);
 		return r;
 	}
+	if (e->fn) {
+		r = e->fn(dev, e->fn_data);
+		sysdev_device_unref(dev);
+		return r < 0 ? r : 0;
+	}
 	r = result_add(e, dev);
 	if (r < 0)
 		sysdev_device_unref(dev);
@@ -574,6 +582,30 @@ _public_ int sysdev_enumerator_scan(struct sysdev_enumerator *e)
 	}
 	e->scanned = true;
 	return 0;
+}
+
+_public_ int sysdev_enumerator_foreach(struct sysdev_enumerator *e, sysdev_enumerator_fn fn,
+					void *userdata)
+{
+	int r;
+
+	if (!e || !fn)
+		return -EINVAL;
+	if (e->subsystems.n && !e->full_walk) {
+		/* an index is sorted before it is handed out: it is kept, then dropped */
+		r = sysdev_enumerator_scan(e);
+		for (size_t i = 0; r >= 0 && i < e->n; i++)
+			r = fn(e->devs[i], userdata);
+		results_free(e);
+		return r < 0 ? r : 0;
+	}
+	e->fn = fn;
+	e->fn_data = userdata;
+	r = sysdev_enumerator_scan(e);
+	e->fn = NULL;
+	e->fn_data = NULL;
+	results_free(e);
+	return r;
 }
 
 _public_ size_t sysdev_enumerator_get_count(const struct sysdev_enumerator *e)

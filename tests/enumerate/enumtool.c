@@ -425,8 +425,61 @@ static int udev_list(const char *subsystem)
 	return 0;
 }
 
+static int count_one(struct sysdev_device *d, void *data)
+{
+	/* what a caller would read of each */
+	*(size_t *)data += 1 + (sysdev_device_get_subsystem(d) ? 0 : 0);
+	return 0;
+}
+
+/* Every device of ROOT: kept by a scan ("count"), or handed over as found ("stream"). */
+static int count(const char *root, bool stream, int argc, char **argv)
+{
+	struct sysdev_enumerator *e;
+	struct sysdev *ctx;
+	size_t n = 0;
+	int r;
+
+	if (sysdev_new(root, &ctx) < 0 || sysdev_enumerator_new(ctx, &e) < 0)
+		return 2;
+	for (int i = 0; i < argc; i++)
+		if (add_match(e, argv[i]) < 0)
+			return 2;
+	if (stream) {
+		r = sysdev_enumerator_foreach(e, count_one, &n);
+	} else {
+		r = sysdev_enumerator_scan(e);
+		for (size_t i = 0; i < sysdev_enumerator_get_count(e); i++)
+			count_one(sysdev_enumerator_get_device_at(e, i), &n);
+	}
+	printf("%zu\n", n);
+	sysdev_enumerator_unref(e);
+	sysdev_unref(ctx);
+	return r < 0 ? 1 : 0;
+}
+
+static int print_one(struct sysdev_device *d, void *data)
+{
+	(void)data;
+	printf("%s\n", sysdev_device_get_devpath(d));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc >= 3 && (!strcmp(argv[1], "count") || !strcmp(argv[1], "stream")))
+		return count(argv[2], argv[1][0] == 's', argc - 3, argv + 3);
+	if (argc >= 3 && !strcmp(argv[1], "foreach")) {
+		struct sysdev_enumerator *e;
+		struct sysdev *ctx;
+
+		if (sysdev_new(argv[2], &ctx) < 0 || sysdev_enumerator_new(ctx, &e) < 0)
+			return 2;
+		for (int i = 3; i < argc; i++)
+			if (add_match(e, argv[i]) < 0)
+				return 2;
+		return sysdev_enumerator_foreach(e, print_one, NULL) < 0;
+	}
 	if (argc == 3 && !strcmp(argv[1], "udev-list"))
 		return udev_list(argv[2]);
 	if (argc >= 3 && !strcmp(argv[1], "list"))

@@ -138,6 +138,13 @@ def main():
                 check(f"{name}: subsystem {s}: indexed and walked differ exactly where the "
                       "subsystem link has no index entry",
                       b - a == disagree and a - b == set(), f"{sorted(b - a)} vs {sorted(disagree)}")
+        # foreach hands out what scan keeps, in the same order
+        for name, matches in (("qemu-q35", ()), ("qemu-q35", ("subsystem=block",)),
+                              ("article", ("parent=/devices/platform",))):
+            f = subprocess.run([TOOL, "foreach", trees[name], *matches], capture_output=True,
+                               text=True).stdout.split()
+            check(f"{name} {' '.join(matches)}: foreach gives what scan gives, in order",
+                  f == listed(trees[name], *matches), f"{len(f)} devices")
         # 3. libudev agrees on the live tree, subsystem by subsystem
         devs = devices("/sys")
         for s in sorted({f["subsystem"] for f in devs.values() if f["subsystem"]}):
