@@ -585,7 +585,7 @@ _public_ int sysdev_enumerator_scan(struct sysdev_enumerator *e)
 }
 
 _public_ int sysdev_enumerator_foreach(struct sysdev_enumerator *e, sysdev_enumerator_fn fn,
-					void *userdata)
+				       void *userdata)
 {
 	int r;
 
