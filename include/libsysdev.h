@@ -369,6 +369,11 @@ struct sysdev_monitor;
 struct sysdev_event;
 
 int sysdev_monitor_new(struct sysdev *ctx, struct sysdev_monitor **monitor);
+/*
+ * udevd's processed events instead, through libudev's monitor (udevd must
+ * run); subsystem filters then apply in the kernel, with a socket filter.
+ */
+int sysdev_monitor_new_udev(struct sysdev *ctx, struct sysdev_monitor **monitor);
 struct sysdev_monitor *sysdev_monitor_ref(struct sysdev_monitor *monitor);
 struct sysdev_monitor *sysdev_monitor_unref(struct sysdev_monitor *monitor);
 int sysdev_monitor_get_fd(const struct sysdev_monitor *monitor);

@@ -6,11 +6,13 @@
  *                     kernel's group (run it in a network namespace of its
  *                     own: the message reaches no one else) and check that
  *                     the monitor drops it and counts it
- *   montool watch SECONDS
- *                     print each event until SECONDS pass: SEQNUM ACTION
+ *   montool watch|watch-udev SECONDS
+ *                     print each event (the kernel's, or udevd's through
+ *                     libudev) until SECONDS pass: SEQNUM ACTION
  *                     DEVPATH KIND SUBSYSTEM parent=... class_dir=...
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <linux/netlink.h>
 #include <poll.h>
 #include <stdio.h>
@@ -61,13 +63,14 @@ static int forge(void)
 	return r;
 }
 
-static int watch(int secs)
+static int watch(int secs, bool udev)
 {
 	struct sysdev_monitor *m;
 	struct sysdev *ctx;
 	time_t end = time(NULL) + secs;
 
-	if (sysdev_new(NULL, &ctx) < 0 || sysdev_monitor_new(ctx, &m) < 0)
+	if (sysdev_new(NULL, &ctx) < 0 ||
+	    (udev ? sysdev_monitor_new_udev(ctx, &m) : sysdev_monitor_new(ctx, &m)) < 0)
 		return 2;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	while (time(NULL) < end) {
@@ -100,7 +103,9 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "forge"))
 		return forge();
 	if (argc == 3 && !strcmp(argv[1], "watch"))
-		return watch(atoi(argv[2]));
+		return watch(atoi(argv[2]), false);
+	if (argc == 3 && !strcmp(argv[1], "watch-udev"))
+		return watch(atoi(argv[2]), true);
 	fprintf(stderr, "usage: montool forge | watch SECONDS\n");
 	return 2;
 }

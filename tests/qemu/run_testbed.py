@@ -578,18 +578,39 @@ def check_hotplug(c, out):
 
 
 def check_monitor(c, out):
-    """The monitor heard every testbed device come and go, in order, classified."""
+    """Both sources heard every testbed device come and go, in order, classified."""
+    c.check("monitor: systemd-udevd started in the guest", out.text("udevd", "").strip() ==
+            "started", out.text("udevd.err"))
+    kernel = check_events(c, out, "events", "montool.rc", "kernel")
+    udev = check_events(c, out, "udev_events", "montool-udev.rc", "udev")
+    c.check("monitor: udevd passed on every kernel event of a testbed device (by seqnum)",
+            kernel and kernel == udev, "only kernel %s, only udev %s"
+            % (sorted(kernel - udev)[:5], sorted(udev - kernel)[:5]))
+
+
+class Prefixed:
+    """Checks whose names start with a prefix."""
+
+    def __init__(self, c, prefix):
+        self.c, self.prefix = c, prefix
+
+    def check(self, name, ok, detail=""):
+        return self.c.check(self.prefix + name, ok, detail)
+
+
+def check_events(c, out, events, rcfile, source):
     loaded = set(out.lines("loaded_uevent"))
     # the kernel sends no uevent for a device on no bus and in no class (ep_00,
     # the bus roots sdtsys and sdtvirt): those are not expected to be heard
     testbed = {p for p in loaded if "/sdt" in p} & set(out.lines("loaded_subsystem"))
     cycles = int((out.text("cycles") or "0").strip() or 0)
-    lines = out.lines("events")
-    c.check("monitor: montool ran (exit 0) and the load/unload loop too (%d cycles)" % cycles,
-            out.text("montool.rc", "").strip() == "0" and cycles == 3 and
+    lines = out.lines(events)
+    c = Prefixed(c, "monitor (%s source): " % source)
+    c.check("montool ran (exit 0) and the load/unload loop too (%d cycles)" % cycles,
+            out.text(rcfile, "").strip() == "0" and cycles == 3 and
             not out.lines("errors"), "%r %r" % (out.text("montool.rc"), out.lines("errors")))
     dropped = [x for x in lines if x.startswith("dropped ")]
-    c.check("monitor: nothing dropped (every message came from the kernel, whole)",
+    c.check("nothing dropped (every message came from the kernel, whole)",
             dropped == ["dropped 0"], dropped)
     evs = []
     for line in lines:
@@ -598,9 +619,16 @@ def check_monitor(c, out):
             evs.append({"seq": int(f[0]), "action": f[1], "devpath": f[2], "kind": f[3],
                         "subsystem": f[4], "parent": f[5][len("parent="):],
                         "class_dir": f[6][len("class_dir="):]})
-    c.check("monitor: seqnums strictly increase", all(a["seq"] < b["seq"]
-                                                      for a, b in zip(evs, evs[1:])),
-            [e["seq"] for e in evs][:20])
+    if source == "kernel":
+        c.check("seqnums strictly increase", all(a["seq"] < b["seq"]
+                                                 for a, b in zip(evs, evs[1:])),
+                [e["seq"] for e in evs][:20])
+    else:
+        # udevd works on unrelated devices in parallel and passes them on as
+        # each is done: order holds between parents and children (checked
+        # below), not in seqnum
+        seqs = [e["seq"] for e in evs]
+        c.check("each seqnum once", len(seqs) == len(set(seqs)), seqs[:20])
     devs = [e for e in evs if e["devpath"].startswith("/devices/")]
     for action in ("add", "remove"):
         seen = {}
@@ -609,7 +637,7 @@ def check_monitor(c, out):
                 seen[e["devpath"]] = seen.get(e["devpath"], 0) + 1
         want = {p: cycles for p in testbed}
         got = {p: n for p, n in seen.items() if "/sdt" in p}
-        c.check("monitor: every testbed device has one %s per cycle (%d devices)"
+        c.check("every testbed device has one %s per cycle (%d devices)"
                 % (action, len(testbed)), got == want,
                 "missing %s extra %s" % (sorted(set(want) - set(got))[:5],
                                          sorted((p, n) for p, n in got.items()
@@ -617,10 +645,10 @@ def check_monitor(c, out):
     # no event names a device that never existed
     stray = sorted({e["devpath"] for e in devs if e["action"] in ("add", "remove") and
                     e["devpath"] not in loaded})
-    c.check("monitor: no add or remove for a device the tree never held", not stray, stray[:5])
+    c.check("no add or remove for a device the tree never held", not stray, stray[:5])
     silent = {p for p in loaded if "/sdt" in p} - testbed
     heard = sorted({e["devpath"] for e in devs} & silent)
-    c.check("monitor: nothing heard of the %d testbed devices with no subsystem" % len(silent),
+    c.check("nothing heard of the %d testbed devices with no subsystem" % len(silent),
             silent and not heard, heard)
     # order: a parent is added before its children and removed after them
     bad = []
@@ -639,7 +667,7 @@ def check_monitor(c, out):
         if parent and p in last_remove and parent in last_remove and \
                 last_remove[parent] < last_remove[p]:
             bad.append(("remove", p))
-    c.check("monitor: parents are added before their children and removed after them",
+    c.check("parents are added before their children and removed after them",
             not bad, bad[:5])
     # classification while the device exists: an add of a testbed device is a
     # device, with the nearest device directory above it as parent
@@ -656,12 +684,13 @@ def check_monitor(c, out):
             wrong.append((e["devpath"], e["kind"], e["parent"], want_parent))
     classified = [e for e in devs if e["action"] == "add" and e["devpath"] in testbed and
                   e["kind"] == "device"]
-    c.check("monitor: adds of testbed devices carry kind device and the right parent "
+    c.check("adds of testbed devices carry kind device and the right parent "
             "(%d of them classified before they went)" % len(classified),
             not wrong and classified, wrong[:5])
     removes = [e for e in devs if e["action"] == "remove"]
-    c.check("monitor: removes carry no kind (the device is gone)",
+    c.check("removes carry no kind (the device is gone)",
             all(e["kind"] == "-" for e in removes), [e for e in removes if e["kind"] != "-"][:3])
+    return {e["seq"] for e in devs if e["devpath"] in testbed}
 
 
 def main():
@@ -704,7 +733,10 @@ def main():
                           os.path.join(HERE, "guest", args.mode + ".sh"),
                           modules=["virtio_pci", "virtio_blk"], kos=kos,
                           binaries=[args.cli + ":/usr/bin/sysdev-tree"] +
-                          ([args.montool + ":/usr/bin/montool"] if args.montool else []),
+                          ([args.montool + ":/usr/bin/montool",
+                            "/usr/lib/systemd/systemd-udevd:/usr/lib/systemd/systemd-udevd",
+                            "/usr/bin/udevadm:/usr/bin/udevadm"]
+                           if args.mode == "monitor" else []),
                           files=[env_file + ":/etc/guest-env"])
     t_prep = time.monotonic() - t0
     smp = args.smp or (2 if args.mode == "hotplug" else 1)

@@ -9,6 +9,8 @@
 #                       filter drops the others: no bus, no class, no event)
 #   OUT/events          montool's lines: SEQNUM ACTION DEVPATH KIND SUBSYSTEM
 #                       parent=... class_dir=...; last line "dropped N"
+#   OUT/udev_events     the same, from udevd through libudev (montool watch-udev),
+#                       with systemd-udevd started from the initramfs
 #   OUT/cycles          load/unload cycles done
 #   OUT/errors          insmod/rmmod failures
 
@@ -23,9 +25,22 @@ find /sys/devices -name subsystem -type l | sed 's,^/sys,,; s,/subsystem$,,' | s
 rmmod sdt_testbed || echo "rmmod failed (snapshot)" >> "$OUT/errors"
 sleep 1
 
-# listen first, then make the events; the monitor runs for a bounded time
+# udevd, from the initramfs with its libraries: its processed events reach
+# the udev source (through libudev's monitor)
+UDEVD=/usr/lib/systemd/systemd-udevd
+if [ -x "$UDEVD" ]; then
+	mkdir -p /run/udev /etc/udev/rules.d
+	"$UDEVD" --daemon 2> "$OUT/udevd.err" && echo started > "$OUT/udevd"
+	sleep 1
+fi
+
+# listen first, then make the events; each monitor runs for a bounded time
 /usr/bin/montool watch 20 > "$OUT/events" 2> "$OUT/events.err" &
 mon=$!
+if [ -s "$OUT/udevd" ]; then
+	/usr/bin/montool watch-udev 20 > "$OUT/udev_events" 2> "$OUT/udev_events.err" &
+	umon=$!
+fi
 sleep 2
 n=0
 while [ $n -lt $CYCLES ]; do
@@ -38,6 +53,11 @@ while [ $n -lt $CYCLES ]; do
 done
 wait $mon
 echo $? > "$OUT/montool.rc"
+if [ -n "$umon" ]; then
+	wait $umon
+	echo $? > "$OUT/montool-udev.rc"
+	udevadm control --exit 2>/dev/null || killall systemd-udevd 2>/dev/null
+fi
 touch "$OUT/errors"
 dmesg > "$OUT/dmesg"
 exit 0
