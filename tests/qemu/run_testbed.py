@@ -581,11 +581,37 @@ def check_monitor(c, out):
     """Both sources heard every testbed device come and go, in order, classified."""
     c.check("monitor: systemd-udevd started in the guest", out.text("udevd", "").strip() ==
             "started", out.text("udevd.err"))
+    check_watch(c, out)
     kernel = check_events(c, out, "events", "montool.rc", "kernel")
     udev = check_events(c, out, "udev_events", "montool-udev.rc", "udev")
     c.check("monitor: udevd passed on every kernel event of a testbed device (by seqnum)",
             kernel and kernel == udev, "only kernel %s, only udev %s"
             % (sorted(kernel - udev)[:5], sorted(udev - kernel)[:5]))
+
+
+def check_watch(c, out):
+    """sysdev-tree --watch -J: JSON lines, the testbed's comings and goings, exit 0 on SIGINT."""
+    loaded = set(out.lines("loaded_uevent"))
+    testbed = {p for p in loaded if "/sdt" in p} & set(out.lines("loaded_subsystem"))
+    c.check("watch: sysdev-tree --watch -J exits 0 on SIGINT, nothing on stderr",
+            out.text("watch.rc", "").strip() == "0" and not out.text("watch.err", ""),
+            "%r %r" % (out.text("watch.rc"), out.text("watch.err")))
+    evs, bad = [], []
+    for line in out.lines("watch.out"):
+        try:
+            evs.append(json.loads(line))
+        except ValueError:
+            bad.append(line)
+    keys = {"seqnum", "action", "devpath", "kind", "subsystem", "parent", "class_dir"}
+    c.check("watch: every line is one JSON object with the seven members",
+            evs and not bad and all(keys <= set(e) for e in evs), bad[:3])
+    for action in ("add", "remove"):
+        got = sorted(e["devpath"] for e in evs if e.get("action") == action and
+                     e.get("devpath") in testbed and e.get("kind") == "device")
+        want = sorted(p for p in testbed for _ in range(3))
+        c.check("watch: each testbed device %s 3 times, kind device (a remove: as last seen)"
+                % ("added" if action == "add" else "removed"), sorted(got) == sorted(want),
+                "%d of %d" % (len(got), len(want)))
 
 
 class Prefixed:

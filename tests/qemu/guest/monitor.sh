@@ -11,6 +11,7 @@
 #                       parent=... class_dir=...; last line "dropped N"
 #   OUT/udev_events     the same, from udevd through libudev (montool watch-udev),
 #                       with systemd-udevd started from the initramfs
+#   OUT/watch.out       sysdev-tree --watch -J, ended by SIGINT (OUT/watch.rc)
 #   OUT/cycles          load/unload cycles done
 #   OUT/errors          insmod/rmmod failures
 
@@ -37,6 +38,8 @@ fi
 # listen first, then make the events; each monitor runs for a bounded time
 /usr/bin/montool watch 20 > "$OUT/events" 2> "$OUT/events.err" &
 mon=$!
+/usr/bin/sysdev-tree --watch -J > "$OUT/watch.out" 2> "$OUT/watch.err" &
+watch=$!
 if [ -s "$OUT/udevd" ]; then
 	/usr/bin/montool watch-udev 20 > "$OUT/udev_events" 2> "$OUT/udev_events.err" &
 	umon=$!
@@ -53,6 +56,9 @@ while [ $n -lt $CYCLES ]; do
 done
 wait $mon
 echo $? > "$OUT/montool.rc"
+kill -INT $watch
+wait $watch
+echo $? > "$OUT/watch.rc"
 if [ -n "$umon" ]; then
 	wait $umon
 	echo $? > "$OUT/montool-udev.rc"
