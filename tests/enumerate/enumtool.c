@@ -472,13 +472,17 @@ int main(int argc, char **argv)
 	if (argc >= 3 && !strcmp(argv[1], "foreach")) {
 		struct sysdev_enumerator *e;
 		struct sysdev *ctx;
+		int r;
 
 		if (sysdev_new(argv[2], &ctx) < 0 || sysdev_enumerator_new(ctx, &e) < 0)
 			return 2;
 		for (int i = 3; i < argc; i++)
 			if (add_match(e, argv[i]) < 0)
 				return 2;
-		return sysdev_enumerator_foreach(e, print_one, NULL) < 0;
+		r = sysdev_enumerator_foreach(e, print_one, NULL);
+		sysdev_enumerator_unref(e);
+		sysdev_unref(ctx);
+		return r < 0;
 	}
 	if (argc == 3 && !strcmp(argv[1], "udev-list"))
 		return udev_list(argv[2]);
