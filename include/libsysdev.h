@@ -41,6 +41,21 @@ struct sysdev *sysdev_unref(struct sysdev *ctx);
 const char *sysdev_get_root(const struct sysdev *ctx);
 /* A directory descriptor for the root, owned by the context. */
 int sysdev_get_root_fd(const struct sysdev *ctx);
+/*
+ * Resolve a path that a person typed to a path inside the tree, relative to
+ * the root with a leading slash ("/devices/virtual/net/lo", "/bus/pci", "/"
+ * for the root itself).  @path is a devpath ("/devices/..."), an absolute
+ * path through the root (however the root was spelled: "/sys/class/net/lo",
+ * "/tmp//x/devices/..."), a path relative to the current directory, or, for
+ * a captured tree, a syspath of the system it came from ("/sys/...").
+ * Resolved as realpath(1) does: symbolic links followed, ".." applied to
+ * what they point to; a link or ".." that leaves the root is refused.
+ * Returns 0 and a malloc'd string in *@resolved, or -ENOENT (nothing
+ * there), -ENOTDIR (a file on the way), -EXDEV (outside the root), -ELOOP,
+ * -ENAMETOOLONG, -EINVAL (empty), -ENOMEM.
+ */
+int sysdev_resolve_path(struct sysdev *ctx, const char *path, char **resolved);
+
 /* Whether @name is an entry of S/class or of S/bus (read once at open). */
 bool sysdev_is_class_name(const struct sysdev *ctx, const char *name);
 bool sysdev_is_bus_name(const struct sysdev *ctx, const char *name);
@@ -49,16 +64,17 @@ bool sysdev_is_bus_name(const struct sysdev *ctx, const char *name);
 /* Kinds and enums                                                     */
 /* ------------------------------------------------------------------ */
 
-/* What a directory under S/devices is (SPEC section 2). */
+/* What a directory under S/devices is (sysdev(7)). */
 enum sysdev_kind {
 	SYSDEV_KIND_ROOT = 0,    /* S/devices itself */
 	SYSDEV_KIND_CONTAINER,   /* not below a device: devices/virtual, ... */
 	SYSDEV_KIND_DEVICE,      /* holds a regular file "uevent" */
 	SYSDEV_KIND_CLASS_DIR,   /* class grouping directory */
 	SYSDEV_KIND_ATTR_GROUP,  /* any other directory below a device */
+	SYSDEV_KIND_UNKNOWN,     /* could not be read, and no uevent file seen: undecidable */
 	_SYSDEV_KIND_MAX,
 };
-/* "root", "container", "device", "class-dir", "attr-group" */
+/* "root", "container", "device", "class-dir", "attr-group", "unknown" */
 const char *sysdev_kind_to_string(enum sysdev_kind kind);
 
 enum sysdev_subsystem_kind {
@@ -95,8 +111,17 @@ enum sysdev_kind sysdev_node_get_kind(const struct sysdev_node *node);
 unsigned sysdev_node_get_depth(const struct sysdev_node *node);
 /* An open descriptor of the directory (read-only, O_DIRECTORY), or -1. */
 int sysdev_node_get_dirfd(const struct sysdev_node *node);
-/* 0, or the negative errno that kept the directory from being read. */
+/*
+ * 0, or the negative errno that kept the directory from being read.  Such a
+ * node is SYSDEV_KIND_UNKNOWN, unless a regular uevent file could still be
+ * seen in it (search permission without read): then it is a device.
+ */
 int sysdev_node_get_error(const struct sysdev_node *node);
+/*
+ * Whether the node has subdirectories that the walk would have reported but
+ * did not enter: @max_depth (or SYSDEV_MAX_DEPTH) stopped it there.
+ */
+bool sysdev_node_is_truncated(const struct sysdev_node *node);
 /*
  * With SYSDEV_WALK_SIBLINGS: false when no later sibling will be reported
  * (for drawing trees).  Without the flag, false only for the last directory
@@ -115,7 +140,10 @@ enum sysdev_placement sysdev_node_get_placement(const struct sysdev_node *node);
 /*
  * From the uevent file: "MAJOR:MINOR", DEVTYPE, DEVNAME, or NULL.  The file
  * is read for every device with SYSDEV_WALK_UEVENT, otherwise only for
- * devices that have a "dev" attribute (the others have no device number).
+ * devices that have a "dev" attribute.  The device number and DEVNAME
+ * belong to devices with a "dev" attribute only (the kernel writes both
+ * exactly when it gives a device a number): a uevent that names them
+ * without one is not believed, so every output shows the same fields.
  */
 const char *sysdev_node_get_devnum(const struct sysdev_node *node);
 const char *sysdev_node_get_devtype(const struct sysdev_node *node);
@@ -176,7 +204,7 @@ int sysdev_walk(struct sysdev *ctx, const char *start, unsigned flags, int max_d
 		struct sysdev_walk_stats *stats);
 
 /*
- * Classify one directory (devpath under /devices) by the SPEC's rules.
+ * Classify one directory (devpath under /devices) by the rules of sysdev(7).
  * Returns a kind (>= 0) or a negative errno.
  */
 int sysdev_classify(struct sysdev *ctx, const char *devpath);
@@ -195,7 +223,7 @@ int sysdev_explain(struct sysdev *ctx, const char *devpath, char *buf, size_t si
 struct sysdev_device;
 
 /*
- * Look up a device by any form of SPEC section 6: a syspath ("/sys/devices/.."
+ * Look up a device by any form sysdev-tree(1) accepts: a syspath ("/sys/devices/.."
  * or the context's root followed by "/devices/.."), a devpath
  * ("/devices/..."), "SUBSYSTEM:NAME", or a device node ("/dev/vda").
  * Symbolic links inside the root are resolved ("/sys/class/net/lo" works).
@@ -205,6 +233,12 @@ struct sysdev_device;
 int sysdev_device_new(struct sysdev *ctx, const char *spec, struct sysdev_device **dev);
 int sysdev_device_new_from_devpath(struct sysdev *ctx, const char *devpath,
 				   struct sysdev_device **dev);
+/* By device number, through S/dev/block (@type 'b') or S/dev/char ('c'). */
+int sysdev_device_new_from_devnum(struct sysdev *ctx, char type, unsigned major, unsigned minor,
+				  struct sysdev_device **dev);
+/* By SUBSYSTEM:NAME, through S/class/SUBSYSTEM/NAME or S/bus/SUBSYSTEM/devices/NAME. */
+int sysdev_device_new_from_subsystem_sysname(struct sysdev *ctx, const char *subsystem,
+					     const char *sysname, struct sysdev_device **dev);
 struct sysdev_device *sysdev_device_ref(struct sysdev_device *dev);
 struct sysdev_device *sysdev_device_unref(struct sysdev_device *dev);
 
@@ -254,6 +288,119 @@ ssize_t sysdev_device_read_attribute(struct sysdev_device *dev, const char *name
 				     size_t size);
 
 /* ------------------------------------------------------------------ */
+/* Enumerator                                                          */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The devices that match, as libudev's udev_enumerate and systemd's
+ * sd_device_enumerator find them (see libsysdev(3) for a porting table).
+ * Several subsystems, sysnames, drivers, devtypes or properties: any one
+ * matches; several attributes: all must hold; different kinds of match
+ * combine as AND.  Globs are fnmatch(3) patterns.
+ */
+struct sysdev_enumerator;
+
+int sysdev_enumerator_new(struct sysdev *ctx, struct sysdev_enumerator **enumerator);
+struct sysdev_enumerator *sysdev_enumerator_ref(struct sysdev_enumerator *enumerator);
+struct sysdev_enumerator *sysdev_enumerator_unref(struct sysdev_enumerator *enumerator);
+/* @match false: devices of this subsystem are left out */
+int sysdev_enumerator_add_match_subsystem(struct sysdev_enumerator *enumerator,
+					  const char *subsystem, bool match);
+int sysdev_enumerator_add_match_sysname(struct sysdev_enumerator *enumerator, const char *glob);
+int sysdev_enumerator_add_match_driver(struct sysdev_enumerator *enumerator, const char *glob);
+int sysdev_enumerator_add_match_devtype(struct sysdev_enumerator *enumerator, const char *devtype);
+/* a uevent property KEY matching @glob (NULL: any value) */
+int sysdev_enumerator_add_match_property(struct sysdev_enumerator *enumerator, const char *key,
+					 const char *glob);
+/* attribute @name (may be "power/control") whose value without its trailing
+ * newline matches @glob (NULL: the attribute exists and can be read) */
+int sysdev_enumerator_add_match_sysattr(struct sysdev_enumerator *enumerator, const char *name,
+					const char *glob);
+/* the device at @devpath and every device below it */
+int sysdev_enumerator_add_match_parent(struct sysdev_enumerator *enumerator, const char *devpath);
+int sysdev_enumerator_add_match_placement(struct sysdev_enumerator *enumerator,
+					  enum sysdev_placement placement);
+/* devices that no entry of S/bus/&ast;/devices or S/class/&ast; links to */
+int sysdev_enumerator_add_match_unlinked(struct sysdev_enumerator *enumerator);
+/*
+ * With a subsystem match the scan reads the kernel's indexes (S/class/NAME,
+ * S/bus/NAME/devices); @full_walk makes it walk the whole tree instead.  On
+ * a tree the kernel made the two agree; on a hand-made or damaged one, a
+ * device whose subsystem link and index entry disagree is found by one only.
+ */
+int sysdev_enumerator_set_full_walk(struct sysdev_enumerator *enumerator, bool full_walk);
+/*
+ * Find the matching devices, in the walk's order (parents before children,
+ * each directory's entries bytewise).  Drops the results of an earlier scan.
+ * Returns 0 or a negative errno.
+ */
+int sysdev_enumerator_scan(struct sysdev_enumerator *enumerator);
+size_t sysdev_enumerator_get_count(const struct sysdev_enumerator *enumerator);
+/*
+ * The same matches, each device handed to @fn as it is found (in the same
+ * order) and kept by no one unless @fn takes a reference: memory stays flat
+ * however many devices match.  @fn returns 0 to go on or a negative errno to
+ * stop, which is returned.  Drops the results of an earlier scan.
+ */
+typedef int (*sysdev_enumerator_fn)(struct sysdev_device *device, void *userdata);
+int sysdev_enumerator_foreach(struct sysdev_enumerator *enumerator, sysdev_enumerator_fn fn,
+			      void *userdata);
+/*
+ * The @i-th device found, or NULL past the end.  The enumerator keeps the
+ * reference: take one with sysdev_device_ref() to keep the device after the
+ * next scan or the enumerator's end.
+ */
+struct sysdev_device *sysdev_enumerator_get_device_at(const struct sysdev_enumerator *enumerator,
+						      size_t i);
+
+/* ------------------------------------------------------------------ */
+/* Monitor                                                             */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The kernel's uevents (NETLINK_KOBJECT_UEVENT, the kernel's group) as they
+ * happen.  Poll sysdev_monitor_get_fd() for input, then call
+ * sysdev_monitor_receive() until it returns -EAGAIN.  Messages not sent by
+ * the kernel, cut short or malformed are dropped and counted.  No thread,
+ * no signal handler.  The root given to sysdev_new() is where each event's
+ * device is looked up: the live /sys for live events.
+ */
+struct sysdev_monitor;
+struct sysdev_event;
+
+int sysdev_monitor_new(struct sysdev *ctx, struct sysdev_monitor **monitor);
+struct sysdev_monitor *sysdev_monitor_ref(struct sysdev_monitor *monitor);
+struct sysdev_monitor *sysdev_monitor_unref(struct sysdev_monitor *monitor);
+int sysdev_monitor_get_fd(const struct sysdev_monitor *monitor);
+/* Only events of @subsystem (and @devtype, unless NULL); several: any one. */
+int sysdev_monitor_add_match_subsystem_devtype(struct sysdev_monitor *monitor,
+					       const char *subsystem, const char *devtype);
+/* 0 and an event (free it with sysdev_event_unref()), -EAGAIN: none pending. */
+int sysdev_monitor_receive(struct sysdev_monitor *monitor, struct sysdev_event **event);
+/* Messages dropped so far: not the kernel's, cut short or malformed. */
+unsigned long sysdev_monitor_get_dropped(const struct sysdev_monitor *monitor);
+
+struct sysdev_event *sysdev_event_unref(struct sysdev_event *event);
+/* The strings live as long as the event. */
+const char *sysdev_event_get_action(const struct sysdev_event *event);
+const char *sysdev_event_get_devpath(const struct sysdev_event *event);
+const char *sysdev_event_get_subsystem(const struct sysdev_event *event);
+unsigned long long sysdev_event_get_seqnum(const struct sysdev_event *event);
+const char *sysdev_event_get_property(const struct sysdev_event *event, const char *key);
+bool sysdev_event_get_property_at(const struct sysdev_event *event, size_t i, const char **key,
+				  const char **value);
+/*
+ * The directory's kind (enum sysdev_kind), decided when the event was
+ * received, or -1: gone by then, a remove, or outside S/devices (modules,
+ * drivers).  Parent and class directory as for a device, or NULL.
+ */
+int sysdev_event_get_kind(const struct sysdev_event *event);
+const char *sysdev_event_get_parent(const struct sysdev_event *event);
+const char *sysdev_event_get_class_dir(const struct sysdev_event *event);
+/* enum sysdev_placement, or -ENODEV outside S/devices */
+int sysdev_event_get_placement(const struct sysdev_event *event);
+
+/* ------------------------------------------------------------------ */
 /* Power                                                               */
 /* ------------------------------------------------------------------ */
 
@@ -262,6 +409,7 @@ enum sysdev_latency_tolerance_kind {
 	SYSDEV_LT_AUTO,       /* "auto": the hardware may choose */
 	SYSDEV_LT_ANY,        /* "any": no requirement, hardware must not choose */
 	SYSDEV_LT_VALUE,      /* a number of microseconds */
+	SYSDEV_LT_INVALID,    /* present, but unreadable or not auto, any or a number */
 };
 
 /* The largest value the kernel accepts (S32_MAX, also PM_QOS_LATENCY_ANY). */
@@ -283,7 +431,10 @@ struct sysdev_power {
 	int no_power_off;                /* -1 absent, else 0/1 */
 	enum sysdev_latency_tolerance_kind lt_kind;
 	int32_t lt_us;                   /* with SYSDEV_LT_VALUE */
-	unsigned char reserved[64];
+	int lt_error;                    /* with SYSDEV_LT_INVALID: -EBADMSG (unparseable),
+					    -EBADFD (not a regular file), -EACCES, ... */
+	char lt_text[24];                /* with -EBADMSG: what the file holds (cut) */
+	unsigned char reserved[32];
 };
 
 /* Parse the device's power/ group.  Returns 0, -ENOENT if no power/ at all. */
@@ -293,20 +444,23 @@ int sysdev_node_get_power(const struct sysdev_node *node, struct sysdev_power *p
 
 /*
  * Read the latency tolerance alone: returns SYSDEV_LT_AUTO/ANY/VALUE with
- * *@us set, or -EOPNOTSUPP when the device lacks the attribute.
+ * *@us set, or -EOPNOTSUPP when the device lacks the attribute, -EBADFD when
+ * it is not a regular file (a directory, a FIFO), -EBADMSG when it holds
+ * neither auto, any nor a number, or the errno of the read.
  */
 int sysdev_device_get_latency_tolerance(struct sysdev_device *dev, int32_t *us);
 
 /*
  * Set the user latency-tolerance request: "auto", "any" or microseconds.
  * Refuses invalid values before writing (-EINVAL).  -EOPNOTSUPP: the device
- * has no pm_qos_latency_tolerance_us; -EACCES/-EPERM: not allowed; other
- * negative errno values come from the kernel's write.
+ * has no pm_qos_latency_tolerance_us; -EBADFD: it is not a regular file;
+ * -EACCES/-EPERM: not allowed; other negative errno values come from the
+ * kernel's write.
  */
 int sysdev_device_set_latency_tolerance(struct sysdev_device *dev, const char *value);
 
 /* ------------------------------------------------------------------ */
-/* The article's measurements (SPEC section 4)                         */
+/* The article's measurements (sysdev(7))                              */
 /* ------------------------------------------------------------------ */
 
 struct sysdev_stats;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Device objects: one device looked up by any of SPEC section 6's forms. */
+/* Device objects: one device looked up by any of the forms of sysdev-tree(1)'s DEVICES. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
 
 #include "libsysdev-private.h"
 #include "device-private.h"
@@ -28,13 +30,54 @@ static char *link_name_at(int fd, const char *name)
 	return out;
 }
 
+/* Subsystem (and its kind), driver, "dev" and the uevent file, from the open directory @fd. */
+static int device_fill_at(struct sysdev_device *dev, int fd)
+{
+	struct stat st;
+	char *target = NULL;
+	int err;
+
+	dev->subsystem = link_name_at(fd, "subsystem");
+	if (dev->subsystem && readlink_alloc(fd, "subsystem", &target) == 0) {
+		char *res = resolve_link_target(dev->ctx->root, dev->devpath, target);
+
+		if (res && strncmp(res, "/bus/", 5) == 0)
+			dev->subsystem_kind = SYSDEV_SUBSYSTEM_BUS;
+		else if (res && strncmp(res, "/class/", 7) == 0)
+			dev->subsystem_kind = SYSDEV_SUBSYSTEM_CLASS;
+		free(res);
+		free(target);
+	}
+	dev->driver = link_name_at(fd, "driver");
+	dev->has_dev = fstatat(fd, "dev", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
+	err = uevent_read_at(&dev->uevent, fd);
+	return err == -ENOMEM ? err : 0;
+}
+
+static struct sysdev_device *device_alloc(struct sysdev *ctx, const char *devpath)
+{
+	struct sysdev_device *dev = calloc(1, sizeof(*dev));
+
+	if (!dev)
+		return NULL;
+	dev->refcount = 1;
+	dev->fd = -1;
+	dev->ctx = sysdev_ref(ctx);
+	dev->devpath = strdup(devpath);
+	if (!dev->devpath) {
+		sysdev_device_unref(dev);
+		return NULL;
+	}
+	dev->name = strrchr(dev->devpath, '/') + 1;
+	return dev;
+}
+
 _public_ int sysdev_device_new_from_devpath(struct sysdev *ctx, const char *devpath,
 					    struct sysdev_device **out)
 {
 	struct sysdev_device *dev;
 	struct ancestry a;
 	struct stat st;
-	char *target = NULL;
 	int err;
 
 	if (!ctx || !devpath || !out)
@@ -59,16 +102,13 @@ _public_ int sysdev_device_new_from_devpath(struct sysdev *ctx, const char *devp
 		ancestry_free(&a);
 		return -ENODEV;
 	}
-	dev = calloc(1, sizeof(*dev));
+	dev = device_alloc(ctx, devpath);
 	if (!dev) {
 		ancestry_free(&a);
 		return -ENOMEM;
 	}
-	dev->refcount = 1;
-	dev->ctx = sysdev_ref(ctx);
 	dev->fd = a.fd;
 	a.fd = -1;
-	dev->devpath = strdup(devpath);
 	dev->parent_devpath = a.parent_devpath;
 	a.parent_devpath = NULL;
 	if (a.parent_is_class_dir) {
@@ -76,25 +116,8 @@ _public_ int sysdev_device_new_from_devpath(struct sysdev *ctx, const char *devp
 		a.parent_dirname = NULL;
 	}
 	ancestry_free(&a);
-	if (!dev->devpath) {
-		sysdev_device_unref(dev);
-		return -ENOMEM;
-	}
-	dev->name = strrchr(dev->devpath, '/') + 1;
-	dev->subsystem = link_name_at(dev->fd, "subsystem");
-	if (dev->subsystem && readlink_alloc(dev->fd, "subsystem", &target) == 0) {
-		char *res = resolve_link_target(ctx->root, dev->devpath, target);
-
-		if (res && strncmp(res, "/bus/", 5) == 0)
-			dev->subsystem_kind = SYSDEV_SUBSYSTEM_BUS;
-		else if (res && strncmp(res, "/class/", 7) == 0)
-			dev->subsystem_kind = SYSDEV_SUBSYSTEM_CLASS;
-		free(res);
-		free(target);
-	}
-	dev->driver = link_name_at(dev->fd, "driver");
-	err = uevent_read_at(&dev->uevent, dev->fd);
-	if (err == -ENOMEM) {
+	err = device_fill_at(dev, dev->fd);
+	if (err < 0) {
 		sysdev_device_unref(dev);
 		return err;
 	}
@@ -102,100 +125,206 @@ _public_ int sysdev_device_new_from_devpath(struct sysdev *ctx, const char *devp
 	return 0;
 }
 
-/*
- * Resolve @path (relative to the root, leading slash) following symbolic
- * links lexically, never leaving the root.  Returns a malloc'd path.
- */
-static int resolve_in_root(struct sysdev *ctx, const char *path, char **out)
+/* Open @devpath below the root in one call where the kernel can refuse every link. */
+static int open_devpath_fast(struct sysdev *ctx, const char *devpath)
 {
-	char *cur = path_normalize(path);
-	int links = 0;
+#ifdef SYS_openat2
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+	};
+	long fd = syscall(SYS_openat2, ctx->root_fd, devpath + 1, &how, sizeof(how));
 
-	if (!cur)
-		return -EXDEV;
-	for (;;) {
-		size_t len = strlen(cur), pos = 0;
-		bool changed = false;
+	if (fd >= 0)
+		return (int)fd;
+	if (errno != ENOSYS && errno != EPERM && errno != E2BIG)
+		return errno == ELOOP ? -ENOTDIR : -errno;
+#endif
+	return open_devpath(ctx, devpath);
+}
 
-		while (pos < len) {
-			size_t end = pos + 1 + strcspn(cur + pos + 1, "/");
-			char *prefix = strndup(cur + 1, end - 1), *target, *joined, *res;
-			int err;
+int device_new_indexed(struct sysdev *ctx, const char *devpath, struct sysdev_device **out)
+{
+	struct sysdev_device *dev;
+	struct stat st;
+	int fd, err;
 
-			if (!prefix) {
-				free(cur);
-				return -ENOMEM;
-			}
-			if (end - 1 >= PATH_MAX) {
-				free(prefix);
-				free(cur);
-				return -ENAMETOOLONG;
-			}
-			err = readlink_alloc(ctx->root_fd, prefix, &target);
-			if (err < 0) {
-				free(prefix);
-				if (err == -EINVAL) { /* not a link: next component */
-					pos = end;
-					continue;
-				}
-				free(cur);
-				return err == -ENOTDIR ? -ENOENT : err;
-			}
-			if (++links > 40) {
-				free(prefix);
-				free(target);
-				free(cur);
-				return -ELOOP;
-			}
-			/* the link lives in the directory above prefix */
-			{
-				char *slash = strrchr(prefix, '/');
-				char *dir;
-
-				if (slash)
-					*slash = '\0';
-				dir = malloc(strlen(prefix) + 2);
-				if (!dir) {
-					free(prefix);
-					free(target);
-					free(cur);
-					return -ENOMEM;
-				}
-				sprintf(dir, "/%s", slash ? prefix : "");
-				if (!slash)
-					dir[1] = '\0';
-				res = resolve_link_target(ctx->root, strcmp(dir, "/") ? dir : "", target);
-				if (!res && target[0] == '/' && strncmp(target, "/sys/", 5) == 0)
-					res = path_normalize(target + 4);
-				free(dir);
-			}
-			free(prefix);
-			free(target);
-			if (!res) {
-				free(cur);
-				return -EXDEV;
-			}
-			joined = malloc(strlen(res) + strlen(cur + end) + 2);
-			if (!joined) {
-				free(res);
-				free(cur);
-				return -ENOMEM;
-			}
-			sprintf(joined, "%s%s", strcmp(res, "/") ? res : "", cur + end);
-			free(res);
-			free(cur);
-			cur = path_normalize(joined[0] ? joined : "/");
-			free(joined);
-			if (!cur)
-				return -EXDEV;
-			changed = true;
-			break;
-		}
-		if (!changed)
-			break;
+	*out = NULL;
+	if (!devpath_is_valid(devpath) || strcmp(devpath, "/devices") == 0)
+		return -ENODEV;
+	fd = open_devpath_fast(ctx, devpath);
+	if (fd < 0)
+		return fd;
+	if (fstatat(fd, "uevent", &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -ENODEV;
 	}
-	*out = cur;
+	dev = device_alloc(ctx, devpath);
+	if (!dev) {
+		close(fd);
+		return -ENOMEM;
+	}
+	dev->fd = fd;
+	dev->ancestry_pending = true;
+	err = device_fill_at(dev, fd);
+	if (err < 0) {
+		sysdev_device_unref(dev);
+		return err;
+	}
+	*out = dev;
 	return 0;
+}
+
+int device_new_from_node(const struct sysdev_node *node, struct sysdev_device **out)
+{
+	const struct uevent *u = node_uevent(node);
+	struct sysdev_device *dev;
+	int err = 0;
+
+	*out = NULL;
+	dev = device_alloc(node_context(node), sysdev_node_get_devpath(node));
+	if (!dev)
+		return -ENOMEM;
+	/* the walk knew it all: no descriptor is held, so results may be many */
+	dev->parent_devpath = strdup_or_null(sysdev_node_get_parent(node));
+	dev->class_dir = strdup_or_null(sysdev_node_get_class_dir(node));
+	dev->subsystem = strdup_or_null(sysdev_node_get_subsystem(node));
+	dev->subsystem_kind = sysdev_node_get_subsystem_kind(node);
+	dev->driver = strdup_or_null(sysdev_node_get_driver(node));
+	dev->has_dev = node_has_dev(node);
+	if ((sysdev_node_get_parent(node) && !dev->parent_devpath) ||
+	    (sysdev_node_get_class_dir(node) && !dev->class_dir) ||
+	    (sysdev_node_get_subsystem(node) && !dev->subsystem) ||
+	    (sysdev_node_get_driver(node) && !dev->driver))
+		err = -ENOMEM;
+	else if (u)
+		err = uevent_copy(&dev->uevent, u);
+	else
+		dev->uevent_pending = true;
+	if (err < 0) {
+		sysdev_device_unref(dev);
+		return err;
+	}
+	*out = dev;
+	return 0;
+}
+
+int device_fd(struct sysdev_device *dev)
+{
+	if (dev->fd < 0)
+		dev->fd = open_devpath_fast(dev->ctx, dev->devpath);
+	return dev->fd;
+}
+
+/* Where the device sits, looked up when first asked (objects of the enumerator). */
+static void device_ancestry(const struct sysdev_device *cdev)
+{
+	struct sysdev_device *dev = (struct sysdev_device *)cdev; /* a cache, not a change */
+	struct ancestry a;
+
+	if (!dev->ancestry_pending)
+		return;
+	dev->ancestry_pending = false;
+	if (ancestry_get(dev->ctx, dev->devpath, &a) < 0)
+		return;
+	dev->parent_devpath = a.parent_devpath;
+	a.parent_devpath = NULL;
+	if (a.parent_is_class_dir) {
+		dev->class_dir = a.parent_dirname;
+		a.parent_dirname = NULL;
+	}
+	ancestry_free(&a);
+}
+
+static void device_uevent(const struct sysdev_device *cdev)
+{
+	struct sysdev_device *dev = (struct sysdev_device *)cdev; /* a cache, not a change */
+
+	if (!dev->uevent_pending)
+		return;
+	dev->uevent_pending = false;
+	if (device_fd(dev) >= 0)
+		uevent_read_at(&dev->uevent, dev->fd);
+}
+
+/*
+ * A device through an index entry the kernel made (S/dev/block/8:0,
+ * S/class/net/lo): its relative link read as text, as udev does, and the
+ * directory opened without following any link; anything else (a link that is
+ * absolute, climbs out, or leads through other links) is resolved the slow,
+ * physical way.
+ */
+static int device_new_from_index_entry(struct sysdev *ctx, const char *entry,
+				       struct sysdev_device **out)
+{
+	char *target, *devpath = NULL, *dir, *slash;
+	int err;
+
+	err = readlink_alloc(ctx->root_fd, entry + 1, &target);
+	if (err < 0)
+		return err == -EINVAL || err == -ENOTDIR ? -ENOENT : err;
+	dir = strdup(entry);
+	if (!dir) {
+		free(target);
+		return -ENOMEM;
+	}
+	slash = strrchr(dir, '/');
+	*slash = '\0';
+	if (target[0] != '/')
+		devpath = resolve_link_target(ctx->root, dir, target);
+	free(dir);
+	free(target);
+	err = devpath ? device_new_indexed(ctx, devpath, out) : -ENOENT;
+	free(devpath);
+	if (err == 0 || err == -ENOMEM)
+		return err;
+	err = resolve_in_root(ctx, entry, &devpath);
+	if (err < 0)
+		return err == -ENOTDIR ? -ENOENT : err;
+	err = devpath_is_valid(devpath) ? sysdev_device_new_from_devpath(ctx, devpath, out) : -ENOENT;
+	free(devpath);
+	return err;
+}
+
+_public_ int sysdev_device_new_from_devnum(struct sysdev *ctx, char type, unsigned major,
+					   unsigned minor, struct sysdev_device **out)
+{
+	char entry[64];
+
+	if (!ctx || !out || (type != 'b' && type != 'c'))
+		return -EINVAL;
+	*out = NULL;
+	snprintf(entry, sizeof(entry), "/dev/%s/%u:%u", type == 'b' ? "block" : "char", major, minor);
+	return device_new_from_index_entry(ctx, entry, out);
+}
+
+_public_ int sysdev_device_new_from_subsystem_sysname(struct sysdev *ctx, const char *subsystem,
+						      const char *sysname,
+						      struct sysdev_device **out)
+{
+	char *entry;
+	int err = -ENOENT;
+
+	if (!ctx || !out || !subsystem || !sysname)
+		return -EINVAL;
+	*out = NULL;
+	if (!*subsystem || !*sysname || strchr(subsystem, '/') || strchr(sysname, '/') ||
+	    !strcmp(subsystem, ".") || !strcmp(subsystem, "..") || !strcmp(sysname, ".") ||
+	    !strcmp(sysname, ".."))
+		return -EINVAL;
+	if (sysdev_is_class_name(ctx, subsystem)) {
+		if (asprintf(&entry, "/class/%s/%s", subsystem, sysname) < 0)
+			return -ENOMEM;
+		err = device_new_from_index_entry(ctx, entry, out);
+		free(entry);
+	}
+	if (err < 0 && err != -ENOMEM && sysdev_is_bus_name(ctx, subsystem)) {
+		if (asprintf(&entry, "/bus/%s/devices/%s", subsystem, sysname) < 0)
+			return -ENOMEM;
+		err = device_new_from_index_entry(ctx, entry, out);
+		free(entry);
+	}
+	return err;
 }
 
 /* /dev/NAME: by the device number on the live system, else by DEVNAME. */
@@ -260,7 +389,6 @@ _public_ int sysdev_device_new(struct sysdev *ctx, const char *spec, struct sysd
 {
 	char *devpath = NULL;
 	const char *colon;
-	size_t rlen;
 	int err;
 
 	if (!ctx || !spec || !out)
@@ -268,22 +396,10 @@ _public_ int sysdev_device_new(struct sysdev *ctx, const char *spec, struct sysd
 	*out = NULL;
 	if (!*spec || strlen(spec) > 64 * 1024)
 		return -EINVAL;
-	rlen = strlen(ctx->root);
 	if (strncmp(spec, "/dev/", 5) == 0 && spec[5]) {
 		err = lookup_devnode(ctx, spec, &devpath);
 	} else if (spec[0] == '/') {
-		const char *rel;
-
-		if (strcmp(ctx->root, "/") != 0 && strncmp(spec, ctx->root, rlen) == 0 &&
-		    (spec[rlen] == '/' || spec[rlen] == '\0'))
-			rel = spec + rlen;
-		else if (strncmp(spec, "/sys/", 5) == 0 || strcmp(spec, "/sys") == 0)
-			rel = spec + 4;
-		else if (strncmp(spec, "/devices", 8) == 0 && (spec[8] == '/' || spec[8] == '\0'))
-			rel = spec;
-		else
-			return -EXDEV;
-		err = resolve_in_root(ctx, *rel ? rel : "/", &devpath);
+		err = sysdev_resolve_path(ctx, spec, &devpath);
 	} else if ((colon = strchr(spec, ':')) && colon != spec && colon[1]) {
 		/* SUBSYSTEM:NAME, through S/class or S/bus/.../devices */
 		char *sub = strndup(spec, (size_t)(colon - spec)), *path = NULL;
@@ -376,12 +492,18 @@ _public_ const char *sysdev_device_get_driver(const struct sysdev_device *dev)
 
 _public_ const char *sysdev_device_get_parent_devpath(const struct sysdev_device *dev)
 {
-	return dev ? dev->parent_devpath : NULL;
+	if (!dev)
+		return NULL;
+	device_ancestry(dev);
+	return dev->parent_devpath;
 }
 
 _public_ const char *sysdev_device_get_class_dir(const struct sysdev_device *dev)
 {
-	return dev ? dev->class_dir : NULL;
+	if (!dev)
+		return NULL;
+	device_ancestry(dev);
+	return dev->class_dir;
 }
 
 _public_ enum sysdev_placement sysdev_device_get_placement(const struct sysdev_device *dev)
@@ -391,12 +513,18 @@ _public_ enum sysdev_placement sysdev_device_get_placement(const struct sysdev_d
 
 _public_ const char *sysdev_device_get_devnum(const struct sysdev_device *dev)
 {
-	return dev && dev->uevent.devnum[0] ? dev->uevent.devnum : NULL;
+	if (!dev || !dev->has_dev)
+		return NULL;
+	device_uevent(dev);
+	return dev->uevent.devnum[0] ? dev->uevent.devnum : NULL;
 }
 
 _public_ const char *sysdev_device_get_property(const struct sysdev_device *dev, const char *key)
 {
-	return dev && key ? uevent_get(&dev->uevent, key) : NULL;
+	if (!dev || !key)
+		return NULL;
+	device_uevent(dev);
+	return uevent_get(&dev->uevent, key);
 }
 
 _public_ const char *sysdev_device_get_devtype(const struct sysdev_device *dev)
@@ -406,13 +534,16 @@ _public_ const char *sysdev_device_get_devtype(const struct sysdev_device *dev)
 
 _public_ const char *sysdev_device_get_devname(const struct sysdev_device *dev)
 {
-	return sysdev_device_get_property(dev, "DEVNAME");
+	return dev && dev->has_dev ? sysdev_device_get_property(dev, "DEVNAME") : NULL;
 }
 
 _public_ bool sysdev_device_get_property_at(const struct sysdev_device *dev, size_t i,
 					    const char **key, const char **value)
 {
-	if (!dev || i >= dev->uevent.n)
+	if (!dev)
+		return false;
+	device_uevent(dev);
+	if (i >= dev->uevent.n)
 		return false;
 	if (key)
 		*key = dev->uevent.keys[i];
@@ -428,7 +559,7 @@ _public_ const char *sysdev_device_get_link(const struct sysdev_device *dev, con
 
 	if (!dev || !name || strchr(name, '/'))
 		return NULL;
-	if (readlink_alloc(dev->fd, name, &target) < 0)
+	if (device_fd(d) < 0 || readlink_alloc(dev->fd, name, &target) < 0)
 		return NULL;
 	res = resolve_link_target(dev->ctx->root, dev->devpath, target);
 	free(d->link_value);
@@ -443,6 +574,7 @@ _public_ int sysdev_device_get_parent(struct sysdev_device *dev, struct sysdev_d
 	if (!dev || !parent)
 		return -EINVAL;
 	*parent = NULL;
+	device_ancestry(dev);
 	if (!dev->parent_devpath)
 		return -ENOENT;
 	return sysdev_device_new_from_devpath(dev->ctx, dev->parent_devpath, parent);
