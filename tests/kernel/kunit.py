@@ -180,6 +180,12 @@ def missing_tools():
                 missing.add(pkg)
         elif shutil.which(what) is None:
             missing.add(pkg)
+    # perl-base alone has /usr/bin/perl but not the modules checkpatch.pl
+    # uses; the perl package has them.
+    if shutil.which("perl") and subprocess.run(
+            ["perl", "-MTerm::ANSIColor", "-MEncode", "-e", "1"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
+        missing.add("perl")
     return sorted(missing)
 
 
