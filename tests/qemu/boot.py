@@ -5,13 +5,13 @@ Interface
 ---------
     boot.py --kernel VMLINUZ --initrd INITRD [--timeout SEC] [--log FILE]
             [--out-dir DIR] [--out-disk-mib N] [--memory MIB] [--smp N]
-            [--append ARGS] [-- QEMU_ARGS...]
+            [--append ARGS] [--no-quiet] [-- QEMU_ARGS...]
 
 Runs, under timeout(1) (SIGTERM at SEC, SIGKILL 10 s later):
 
     qemu-system-x86_64 -accel tcg -m MIB -smp N -nographic -no-reboot -nic none
         -kernel VMLINUZ -initrd INITRD
-        -append "console=ttyS0 panic=-1 quiet ARGS"
+        -append "console=ttyS0 panic=-1 quiet ARGS"   (no quiet: --no-quiet)
         [-drive file=OUT.img,if=none,format=raw,id=sdtout
          -device virtio-blk-pci,drive=sdtout,serial=sdtout]
         QEMU_ARGS                   (e.g. -M q35 -device e1000e ...)
@@ -59,7 +59,7 @@ def _unpack_tar(fileobj, dest, mode="r:"):
 
 def boot(kernel, initrd, timeout=600, log=None, out_dir=None,
          out_disk_mib=256, memory=512, smp=1, append="", qemu_args=(),
-         qemu="qemu-system-x86_64"):
+         qemu="qemu-system-x86_64", quiet=True):
     if out_dir:
         os.makedirs(out_dir, exist_ok=True)
     if log is None:
@@ -68,7 +68,8 @@ def boot(kernel, initrd, timeout=600, log=None, out_dir=None,
            "-accel", "tcg", "-m", str(memory), "-smp", str(smp),
            "-nographic", "-no-reboot", "-nic", "none",
            "-kernel", kernel, "-initrd", initrd,
-           "-append", ("console=ttyS0 panic=-1 quiet " + append).strip()]
+           "-append", ("console=ttyS0 panic=-1 %s%s"
+                       % ("quiet " if quiet else "", append)).strip()]
     disk = None
     if out_dir:
         disk = os.path.join(out_dir, "out.img")
@@ -129,11 +130,13 @@ def main():
     ap.add_argument("--memory", type=int, default=512)
     ap.add_argument("--smp", type=int, default=1)
     ap.add_argument("--append", default="")
+    ap.add_argument("--no-quiet", action="store_true",
+                    help="boot without quiet: every kernel message on the console")
     ap.add_argument("qemu_args", nargs="*")
     args = ap.parse_args()
     res = boot(args.kernel, args.initrd, args.timeout, args.log, args.out_dir,
                args.out_disk_mib, args.memory, args.smp, args.append,
-               args.qemu_args)
+               args.qemu_args, quiet=not args.no_quiet)
     print(json.dumps(res, indent=1))
     return 0 if res["done"] and not res["timed_out"] else 1
 

@@ -239,13 +239,25 @@ def sanitizer_check(c, out):
             not reports, "reports in %s" % reports[:5])
 
 
-def dmesg_check(c, out):
+KERNEL_PROBLEM = re.compile(
+    r"WARNING:|BUG:|UBSAN:|Oops|general protection|refcount_t|Call Trace|"
+    r"blocked for more than|INFO: task |kernel BUG|"
+    r"kobject.*(not|already)|sysfs: cannot create")
+
+
+def dmesg_check(c, out, console):
+    """The guest's dmesg and the whole console (booted without quiet)."""
     dmesg = out.text("dmesg", "")
-    bad = [line for line in dmesg.splitlines()
-           if re.search(r"WARNING:|BUG:|Oops|general protection|refcount_t|"
-                        r"kobject.*(not|already)|sysfs: cannot create", line)]
-    c.check("kernel log has no WARNING, BUG, Oops or sysfs/kobject complaint",
+    bad = [line for line in dmesg.splitlines() if KERNEL_PROBLEM.search(line)]
+    c.check("dmesg has no BUG, WARNING, UBSAN, hung task, Call Trace, Oops "
+            "or sysfs/kobject complaint",
             dmesg != "" and not bad, "; ".join(bad[:3]) or "no dmesg recorded")
+    bad = [line for line in console.splitlines()
+           if KERNEL_PROBLEM.search(line)]
+    c.check("console has no BUG, WARNING, UBSAN, hung task, Call Trace, Oops "
+            "or sysfs/kobject complaint (%d lines)" % len(console.splitlines()),
+            "Linux version" in console and not bad,
+            "; ".join(bad[:3]) or "no kernel messages on the console")
 
 
 def check_testbed(c, out):
@@ -369,6 +381,7 @@ def check_testbed(c, out):
                 got == want, "got %r, want %r" % (got, want))
 
     check_latency(c, out)
+    check_raw_and_driver(c, out)
 
     # rmmod.
     c.check("rmmod sdt_testbed", out.rc("rmmod") == 0,
@@ -398,14 +411,14 @@ def check_testbed(c, out):
             c.check("after rmmod the tree is the one before insmod",
                     a == b, "differs: %s" % sorted(a ^ b)[:5])
     check_faults(c, out)
-    dmesg_check(c, out)
 
 
 def check_faults(c, out):
     steps = int((out.text("fault_steps") or "0").strip() or 0)
-    # 9 registrations in init and 12 creations in sdt_devices_add().
+    # 9 registrations in init and 13 creations in sdt_devices_add() (the
+    # 12 devices of SPEC section 7 and sdt-lt-early).
     c.check("fault injection: insmod succeeds only once fail_at is past the "
-            "21 creation steps", steps == 22 and out.rc("fault_%d" % steps) == 0,
+            "22 creation steps", steps == 23 and out.rc("fault_%d" % steps) == 0,
             "insmod succeeded at fail_at=%d (rc %s)"
             % (steps, out.rc("fault_%d" % steps)))
     for n in range(1, steps):
@@ -528,8 +541,163 @@ def check_latency(c, out):
             "exit %s %r, state %r" % (rc, se, st))
 
 
-def check_hotplug(c, out):
-    walks = int(out.text("walks", "0").strip() or 0)
+def _int(v):
+    try:
+        return int(v)
+    except (TypeError, ValueError):
+        return None
+
+
+def check_raw_and_driver(c, out):
+    """Issue 15: raw writes, the callback counter, kernel request updates,
+    unbind/bind, sdt-lt-early (registration and flush)."""
+
+    def res(step):
+        return (out.rc(step), (out.text(step + ".err") or "").strip(),
+                out.state(step))
+
+    def calls(st):
+        return _int(st.get("calls"))
+
+    # Each step: (step, raw file, effective, calls added by this step).
+    rc, se, st = res("rw01_100")
+    c.check("raw: echo 100 > pm_qos_latency_tolerance_us: accepted, reads "
+            "100, effective 100, one callback call",
+            rc == 0 and st.get("raw") == "100" and _int(st.get("effective")) == 100
+            and calls(st) is not None and calls(st) >= 1,
+            "exit %s %r, state %r" % (rc, se, st))
+    base = st
+    n = calls(st)
+
+    refused = (
+        ("rw02_neg5", "-5\\n", "a negative number (the seed commit turned it "
+         "into auto)"),
+        ("rw03_neg1", "-1\\n", "-1 (the seed: auto)"),
+        ("rw04_garbage", "garbage\\n", "garbage (the seed passed an "
+         "uninitialised value on)"),
+        ("rw05_auto_2nl", "auto\\n\\n", "auto with two newlines "
+         "(sysfs_streq allows one)"),
+        ("rw06_space_auto", "' auto'", "a leading space"),
+        ("rw07_upper_auto", "AUTO\\n", "upper case (the comparison is exact)"),
+        ("rw08_s32_over", "2147483648\\n", "S32_MAX + 1 (out of range)"),
+    )
+    for step, shown, why in refused:
+        rc, se, st = res(step)
+        c.check("raw: %s refused by the kernel: %s; write fails with EINVAL, "
+                "nothing changes, no callback call" % (shown, why),
+                rc not in (0, None) and "Invalid argument" in se and st == base,
+                "exit %s, stderr %r, state %r (before %r)" % (rc, se, st, base))
+
+    def accepted(step, label, raw, eff, added):
+        nonlocal n
+        rc, se, st = res(step)
+        e = _int(st.get("effective"))
+        ok_eff = (e is not None and e < 0) if eff == "negative" else e == eff
+        c.check("raw: %s: reads %s, effective %s, %d callback call%s"
+                % (label, raw, eff, added, "" if added == 1 else "s"),
+                rc == 0 and st.get("raw") == raw and ok_eff
+                and calls(st) == n + added,
+                "exit %s %r, state %r, calls before %s" % (rc, se, st, n))
+        if calls(st) is not None:
+            n = calls(st)
+
+    accepted("rw09_same_nonl", "100 again, without a newline (no change)",
+             "100", 100, 0)
+    accepted("rw10_hex_same", "0x64 is 100 (base 0; no change)", "100", 100, 0)
+    accepted("rw11_hex_16", "0x10 is 16 (base 0)", "16", 16, 1)
+    accepted("rw12_octal_8", "010 is 8 (base 0: octal)", "8", 8, 1)
+    accepted("rw13_auto_nonl", "auto without a newline", "auto", "negative", 1)
+    accepted("rw14_auto_nl", "auto with a newline, already auto (no change)",
+             "auto", "negative", 0)
+    accepted("rw15_any_nl", "any with a newline", "any", S32_MAX, 1)
+    accepted("rw16_any_nonl", "any without a newline (no change)", "any",
+             S32_MAX, 0)
+    accepted("rw17_s32_max", "2147483647 is S32_MAX, which is any (no change)",
+             "any", S32_MAX, 0)
+
+    def kstep(step, label, kernel, eff, added, rc_ok=True):
+        nonlocal n
+        rc, se, st = res(step)
+        c.check("%s: kernel %s, effective %s, %d callback call%s"
+                % (label, kernel, eff, added, "" if added == 1 else "s"),
+                (rc == 0) == rc_ok and st.get("kernel") == kernel
+                and _int(st.get("effective")) == eff and calls(st) == n + added,
+                "exit %s %r, state %r, calls before %s" % (rc, se, st, n))
+        if calls(st) is not None:
+            n = calls(st)
+
+    kstep("kr01_any_kernel_50", "user any + kernel request 50 -> minimum 50",
+          "50", 50, 1)
+    kstep("kr02_update_30", "kernel request updated 50 -> 30", "30", 30, 1)
+    kstep("kr03_same_30", "kernel request updated 30 -> 30 (no change)",
+          "30", 30, 0)
+    kstep("kr04_remove", "kernel request removed: back to user any", "-1",
+          S32_MAX, 1)
+
+    accepted("ub01_user_100", "100 before unbinding", "100", 100, 1)
+    kstep("ub02_kernel_50", "kernel request 50 before unbinding", "50", 50, 1)
+    rc, se, st = res("ub03_unbind")
+    c.check("unbind sdt-client from 2-0045: the attribute is hidden, both "
+            "requests dropped (1 callback call: dropping user 100 leaves the "
+            "minimum at 50, dropping kernel 50 leaves none: effective -1)",
+            rc == 0 and st.get("raw") == "<missing>" and st.get("driver") == ""
+            and st.get("kernel") == "-1" and _int(st.get("effective")) == -1
+            and calls(st) == n + 1,
+            "exit %s %r, state %r, calls before %s" % (rc, se, st, n))
+    n = calls(st) if calls(st) is not None else n
+    rc, se, st = res("ub04_kernel_unbound")
+    c.check("unbound (no callback): a kernel request is refused with EINVAL",
+            rc not in (0, None) and "Invalid argument" in se
+            and st.get("kernel") == "-1" and calls(st) == n,
+            "exit %s %r, state %r" % (rc, se, st))
+    rc, se, st = res("ub05_bind")
+    c.check("bind sdt-client again: the attribute is exposed again and reads "
+            "auto, no callback call",
+            rc == 0 and st.get("raw") == "auto" and st.get("driver") == "sdt-client"
+            and calls(st) == n,
+            "exit %s %r, state %r" % (rc, se, st))
+
+    # sdt-lt-early.
+    st = out.state("el00_initial")
+    c.check("sdt-lt-early (callback set before device_add, no driver): "
+            "pm_qos_latency_tolerance_us exists from registration, reads auto",
+            st.get("exists") == "yes" and st.get("driver") == ""
+            and st.get("raw") == "auto" and st.get("calls") == "0"
+            and st.get("early") == "1" and st.get("early_calls") == "0",
+            "state %r" % st)
+    rc, se, st = res("el01_user_70")
+    c.check("sdt-lt-early: echo 70: reads 70, effective 70, 1 call",
+            rc == 0 and st.get("raw") == "70" and st.get("effective") == "70"
+            and st.get("calls") == "1" and st.get("early_calls") == "1",
+            "exit %s %r, state %r" % (rc, se, st))
+    rc, se, st = res("el02_kernel_40")
+    c.check("sdt-lt-early: kernel request 40: effective 40, 2 calls",
+            rc == 0 and st.get("kernel") == "40" and st.get("effective") == "40"
+            and st.get("calls") == "2" and st.get("early_calls") == "2",
+            "exit %s %r, state %r" % (rc, se, st))
+    rc, se, st = res("el03_unregister")
+    c.check("sdt-lt-early unregistered with user 70 and kernel 40 live: the "
+            "device and its attribute are gone, both requests flushed (2 more "
+            "callback calls, the last one negative; no request left active)",
+            rc == 0 and st.get("exists") == "no" and st.get("raw") == "<missing>"
+            and st.get("early") == "0" and st.get("early_calls") == "4"
+            and st.get("early_effective") == "-1"
+            and st.get("early_flushed") == "1",
+            "exit %s %r, state %r" % (rc, se, st))
+    rc, se, st = res("el04_register_again")
+    c.check("sdt-lt-early registered again: the attribute is back and reads "
+            "auto, no callback call",
+            rc == 0 and st.get("exists") == "yes" and st.get("raw") == "auto"
+            and st.get("calls") == "0" and st.get("early_calls") == "4",
+            "exit %s %r, state %r" % (rc, se, st))
+
+
+def check_hotplug(c, out, walks):
+    """walks: what the host asked for (the guest's own count is compared to
+    it, never trusted)."""
+    said = out.text("walks", "").strip()
+    c.check("hotplug: the guest read the %d walks the host asked for" % walks,
+            said == str(walks), "guest says %r" % said)
     loaded_u = sys_to_devpath(out.lines("loaded_uevent"))
     unloaded_u = sys_to_devpath(out.lines("unloaded_uevent"))
     loaded_d = sys_to_devpath(out.lines("loaded_dirs"))
@@ -569,12 +737,13 @@ def check_hotplug(c, out):
                 not bad_d and not bad_p,
                 "never existed: devices %s, directories %s"
                 % (bad_d[:5], bad_p[:5]))
-    c.check("hotplug: %d walks ran" % walks, walks > 0, "no walk ran")
+    ran = sum(1 for i in range(1, walks + 1) if out.rc("walk_%d" % i) is not None)
+    c.check("hotplug: all %d walks the host asked for ran" % walks,
+            walks > 0 and ran == walks, "%d ran" % ran)
     c.info("hotplug: walks saw the testbed whole %d, partly %d, not at all %d"
            % (seen_full, seen_partial, seen_none))
     c.check("hotplug: module unloaded at the end",
             not out.lines("final_loaded"), out.text("final_loaded"))
-    dmesg_check(c, out)
 
 
 def check_monitor(c, out):
@@ -767,8 +936,9 @@ def main():
     t_prep = time.monotonic() - t0
     smp = args.smp or (2 if args.mode == "hotplug" else 1)
     append = "sdt.walks=%d" % args.walks if args.mode == "hotplug" else ""
+    # Without quiet: every kernel message reaches the console log too.
     res = bootmod.boot(info["vmlinuz"], initrd, timeout=args.timeout,
-                       out_dir=work, smp=smp, append=append)
+                       out_dir=work, smp=smp, append=append, quiet=False)
 
     with open(res["log"], "rb") as f:
         console = f.read().decode("utf-8", errors="replace")
@@ -794,7 +964,8 @@ def main():
     elif args.mode == "monitor":
         check_monitor(c, out)
     else:
-        check_hotplug(c, out)
+        check_hotplug(c, out, args.walks)
+    dmesg_check(c, out, console.replace("\r", ""))
     sanitizer_check(c, out)
     return c.summary()
 

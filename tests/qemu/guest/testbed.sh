@@ -4,8 +4,9 @@
 # It only runs commands and records what they did; the host
 # (run_testbed.py --mode testbed) judges. For each step NAME it writes
 # OUT/NAME.out, OUT/NAME.err and OUT/NAME.rc; latency steps also write
-# OUT/NAME.state (raw pm_qos_latency_tolerance_us, effective_tolerance_us and
-# kernel_tolerance_us read with cat after the step).
+# OUT/NAME.state (raw pm_qos_latency_tolerance_us, effective_tolerance_us,
+# kernel_tolerance_us, tolerance_calls and the driver read after the step;
+# for sdt-lt-early also the module's early_* parameters).
 #
 # Needs: busybox, /usr/bin/sysdev-tree, the testbed module at
 # /lib/modules/$(uname -r)/extra/sdt_testbed.ko.
@@ -17,6 +18,9 @@ HOST=/sys/devices/platform/sdt-host.0
 ADAPTER=$HOST/sdt-2
 CLIENT=$ADAPTER/2-0045
 LT=$CLIENT/power/pm_qos_latency_tolerance_us
+EARLY=/sys/devices/sdt-lt-early
+ELT=$EARLY/power/pm_qos_latency_tolerance_us
+PARAMS=/sys/module/sdt_testbed/parameters
 
 # run NAME CMD... : run CMD (killed after 120 s: exit 143), keep stdout,
 # stderr and exit status
@@ -30,13 +34,39 @@ run() {
 	return 0
 }
 
-# state NAME : snapshot the latency-tolerance files after step NAME
+# state NAME [DEVICE] : snapshot the latency-tolerance files of DEVICE
+# (default 2-0045) after step NAME
 state() {
+	dev=${2:-$CLIENT}
 	{
-		echo "raw=$(cat "$LT" 2>/dev/null || echo '<missing>')"
-		echo "effective=$(cat "$CLIENT/effective_tolerance_us" 2>/dev/null)"
-		echo "kernel=$(cat "$CLIENT/kernel_tolerance_us" 2>/dev/null)"
+		echo "raw=$(cat "$dev/power/pm_qos_latency_tolerance_us" 2>/dev/null || echo '<missing>')"
+		echo "effective=$(cat "$dev/effective_tolerance_us" 2>/dev/null)"
+		echo "kernel=$(cat "$dev/kernel_tolerance_us" 2>/dev/null)"
+		echo "calls=$(cat "$dev/tolerance_calls" 2>/dev/null)"
+		echo "driver=$(basename "$(readlink "$dev/driver" 2>/dev/null)" 2>/dev/null)"
+		echo "exists=$([ -d "$dev" ] && echo yes || echo no)"
+		if [ "$dev" = "$EARLY" ]; then
+			for p in early early_calls early_effective early_flushed; do
+				echo "$p=$(cat "$PARAMS/$p" 2>/dev/null)"
+			done
+		fi
 	} > "$OUT/$1.state"
+}
+
+# raw NAME FORMAT VALUE [DEVICE] : write `printf FORMAT VALUE` straight into
+# DEVICE's pm_qos_latency_tolerance_us (one write(2) by dd, which names the
+# errno; no CLI), so that the kernel's own parser judges it; then a snapshot
+raw() {
+	dev=${4:-$CLIENT}
+	run "$1" sh -c 'printf "$1" "$2" | dd of="$3" bs=4096 conv=notrunc' sh \
+		"$2" "$3" "$dev/power/pm_qos_latency_tolerance_us"
+	state "$1" "$dev"
+}
+
+# sysw NAME FILE VALUE [DEVICE] : echo VALUE > FILE, then a snapshot of DEVICE
+sysw() {
+	run "$1" sh -c 'echo "$1" > "$2"' sh "$3" "$2"
+	state "$1" "$4"
 }
 
 # lt NAME CMD... : a latency step through the CLI, then a snapshot
@@ -125,9 +155,50 @@ lt lt23_bad_huge $CLI --set-latency-tolerance 99999999999 "$CLIENT"
 lt lt24_get_after_bad $CLI --get-latency-tolerance "$CLIENT"
 lt lt25_set_auto $CLI --set-latency-tolerance auto "$CLIENT"
 
+# Raw writes (issue 15): the kernel's parser, not the CLI's. 6.1 parses a
+# number with kstrtos32(buf, 0) (so 0x10 is 16 and 010 is 8), refuses a
+# negative number, and compares the rest with sysfs_streq() against "auto"
+# and "any" (one trailing newline allowed); everything else is EINVAL.
+raw rw01_100 '%s\n' 100
+raw rw02_neg5 '%s\n' -5
+raw rw03_neg1 '%s\n' -1
+raw rw04_garbage '%s\n' garbage
+raw rw05_auto_2nl '%s\n\n' auto
+raw rw06_space_auto '%s' ' auto'
+raw rw07_upper_auto '%s\n' AUTO
+raw rw08_s32_over '%s\n' 2147483648
+raw rw09_same_nonl '%s' 100
+raw rw10_hex_same '%s\n' 0x64
+raw rw11_hex_16 '%s\n' 0x10
+raw rw12_octal_8 '%s\n' 010
+raw rw13_auto_nonl '%s' auto
+raw rw14_auto_nl '%s\n' auto
+raw rw15_any_nl '%s\n' any
+raw rw16_any_nonl '%s' any
+raw rw17_s32_max '%s\n' 2147483647
+# A kernel request with "any", and its update 50 -> 30.
+kreq kr01_any_kernel_50 50
+kreq kr02_update_30 30
+kreq kr03_same_30 30
+kreq kr04_remove -1
+# Unbind and bind the client driver: remove() hides the attribute (dropping
+# the user request) and drops its kernel request; probe() exposes it again.
+raw ub01_user_100 '%s\n' 100
+kreq ub02_kernel_50 50
+sysw ub03_unbind /sys/bus/sdt/drivers/sdt-client/unbind 2-0045
+kreq ub04_kernel_unbound 40
+sysw ub05_bind /sys/bus/sdt/drivers/sdt-client/bind 2-0045
+# sdt-lt-early: the attribute comes from device_add(), not from expose.
+state el00_initial "$EARLY"
+raw el01_user_70 '%s\n' 70 "$EARLY"
+sysw el02_kernel_40 "$EARLY/kernel_tolerance_us" 40 "$EARLY"
+# Unregister it with both requests live: the PM QoS core flushes them.
+sysw el03_unregister "$PARAMS/early" 0 "$EARLY"
+sysw el04_register_again "$PARAMS/early" 1 "$EARLY"
+
 # Unload, and walk again.
 run rmmod rmmod sdt_testbed
-for p in $HOST $ADAPTER $CLIENT /sys/devices/virtual/sdtled \
+for p in $HOST $ADAPTER $CLIENT $EARLY /sys/devices/virtual/sdtled \
 	 /sys/devices/system/sdtsys /sys/devices/virtual/sdtvirt \
 	 /sys/devices/sdt-toplevel /sys/bus/sdt /sys/bus/sdtsys \
 	 /sys/bus/sdtvirt /sys/bus/sdtcoll /sys/class/sdtled \

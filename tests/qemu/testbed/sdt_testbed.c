@@ -24,8 +24,31 @@
  *
  * 2-0045 also has kernel_tolerance_us (write N >= 0 to add or update a
  * kernel-side latency tolerance request, -1 to remove it; reads the request
- * or -1) and effective_tolerance_us (the last value the PM QoS core passed
- * to the set_latency_tolerance callback, -1 before the first call).
+ * or -1), effective_tolerance_us (the last value the PM QoS core passed
+ * to the set_latency_tolerance callback, -1 before the first call) and
+ * tolerance_calls (how many times the PM QoS core called that callback).
+ *
+ * Beyond the table, for the latency-tolerance cases it does not cover:
+ *
+ *   /devices/sdt-lt-early                            on bus "sdt", no driver:
+ *                                                    set_latency_tolerance is
+ *                                                    set before device_add(),
+ *                                                    so registration (not
+ *                                                    expose) adds the
+ *                                                    attribute; the same
+ *                                                    three files as 2-0045
+ *
+ * and module parameters (/sys/module/sdt_testbed/parameters/):
+ *
+ *   early            1 while sdt-lt-early exists; write 0 to unregister it
+ *                    as it is, live user and kernel requests included (the
+ *                    PM QoS core must flush them), 1 to create it again
+ *   early_calls      callback calls of sdt-lt-early, kept across its
+ *                    unregistration (so the flush's calls can be counted)
+ *   early_effective  the last value its callback got
+ *   early_flushed    after "early=0": 1 if the kernel request was left
+ *                    inactive and the device's PM QoS data destroyed, 0 if
+ *                    not, -1 before
  */
 
 #include <linux/device.h>
@@ -53,6 +76,7 @@ struct sdt_client {
 	struct dev_pm_qos_request kernel_req;
 	s32 kernel_value;	/* -1 while kernel_req is not active */
 	s32 effective;		/* written by the PM QoS core's callback */
+	unsigned int calls;	/* callback invocations, likewise */
 	bool dead;		/* set under lock before unregistering */
 	struct kobject *engine;
 	struct kobject *state0;
@@ -67,6 +91,18 @@ MODULE_PARM_DESC(fail_at,
 
 static unsigned int sdt_step;
 
+/* sdt-lt-early: its callback's record, kept across its unregistration. */
+static unsigned int sdt_early_calls;
+module_param_named(early_calls, sdt_early_calls, uint, 0444);
+MODULE_PARM_DESC(early_calls, "callback calls of sdt-lt-early");
+static int sdt_early_effective = PM_QOS_LATENCY_TOLERANCE_NO_CONSTRAINT;
+module_param_named(early_effective, sdt_early_effective, int, 0444);
+MODULE_PARM_DESC(early_effective, "last value of sdt-lt-early's callback");
+static int sdt_early_flushed = -1;
+module_param_named(early_flushed, sdt_early_flushed, int, 0444);
+MODULE_PARM_DESC(early_flushed,
+		 "1: no request left active after early=0, 0: one was, -1: not yet");
+
 /* Fault injection, so that a test can exercise every error path of init. */
 static int sdt_fault(void)
 {
@@ -78,6 +114,9 @@ static dev_t sdtdisk_devt;
 static struct platform_device *sdt_host;
 static struct device *sdt_adapter;
 static struct sdt_client *sdt_client;
+static struct sdt_client *sdt_early;
+static DEFINE_MUTEX(sdt_early_lock);	/* sdt_early, sdt_ready */
+static bool sdt_ready;			/* init done, exit not started */
 static struct device *sdt_led_green;
 static struct device *sdt_led_red;
 static struct device *sdt_ep;
@@ -95,6 +134,7 @@ static const struct device_type sdt_adapter_type = {
 };
 
 static const struct device_type sdt_client_type;
+static const struct device_type sdt_early_type;
 
 static int sdt_bus_match(struct device *dev, struct device_driver *drv)
 {
@@ -229,9 +269,17 @@ static ssize_t effective_tolerance_us_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(effective_tolerance_us);
 
+static ssize_t tolerance_calls_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(to_sdt_client(dev)->calls));
+}
+static DEVICE_ATTR_RO(tolerance_calls);
+
 static struct attribute *sdt_client_attrs[] = {
 	&dev_attr_kernel_tolerance_us.attr,
 	&dev_attr_effective_tolerance_us.attr,
+	&dev_attr_tolerance_calls.attr,
 	NULL
 };
 
@@ -258,6 +306,17 @@ static const struct device_type sdt_client_type = {
 	.release = sdt_client_release,
 };
 
+/* sdt-lt-early: the latency attributes, no id/; the driver does not match. */
+static const struct attribute_group *sdt_early_groups[] = {
+	&sdt_client_group,
+	NULL
+};
+
+static const struct device_type sdt_early_type = {
+	.groups = sdt_early_groups,
+	.release = sdt_client_release,
+};
+
 /*
  * Called by the PM QoS core, under its own mutex, whenever the effective
  * latency tolerance changes: the minimum of all requests, or a negative
@@ -266,7 +325,15 @@ static const struct device_type sdt_client_type = {
  */
 static void sdt_client_set_latency_tolerance(struct device *dev, s32 value)
 {
-	WRITE_ONCE(to_sdt_client(dev)->effective, value);
+	struct sdt_client *client = to_sdt_client(dev);
+
+	/* Serialised by the PM QoS core's mutex. */
+	WRITE_ONCE(client->effective, value);
+	WRITE_ONCE(client->calls, client->calls + 1);
+	if (dev->type == &sdt_early_type) {
+		WRITE_ONCE(sdt_early_effective, value);
+		WRITE_ONCE(sdt_early_calls, sdt_early_calls + 1);
+	}
 	dev_dbg(dev, "effective latency tolerance %d\n", value);
 }
 
@@ -523,9 +590,117 @@ static void sdt_client_del(void)
 	sdt_client = NULL;
 }
 
+/*
+ * sdt-lt-early: the callback is set before device_add(), so the device PM
+ * core adds power/pm_qos_latency_tolerance_us at registration.
+ * Called with sdt_early_lock held.
+ */
+static int sdt_early_add(void)
+{
+	struct sdt_client *early;
+	int ret;
+
+	early = kzalloc(sizeof(*early), GFP_KERNEL);
+	if (!early)
+		return -ENOMEM;
+
+	mutex_init(&early->lock);
+	early->kernel_value = PM_QOS_LATENCY_TOLERANCE_NO_CONSTRAINT;
+	early->effective = PM_QOS_LATENCY_TOLERANCE_NO_CONSTRAINT;
+
+	device_initialize(&early->dev);
+	early->dev.bus = &sdt_bus_type;
+	early->dev.type = &sdt_early_type;
+	early->dev.power.set_latency_tolerance = sdt_client_set_latency_tolerance;
+
+	ret = dev_set_name(&early->dev, "sdt-lt-early");
+	if (!ret)
+		ret = device_add(&early->dev);
+	if (ret) {
+		put_device(&early->dev);
+		return ret;
+	}
+	sdt_early = early;
+	return 0;
+}
+
+/*
+ * Unregister sdt-lt-early.  Normally its requests are dropped first; with
+ * flush, it goes as it is and the PM QoS core has to flush what is left.
+ * (On 6.1 that leaks a user request: dev_pm_qos_constraints_destroy()
+ * does not free it; tests/kernel has the fix and a KUnit test showing it.)
+ * Called with sdt_early_lock held.
+ */
+static void sdt_early_del(bool flush)
+{
+	struct sdt_client *early = sdt_early;
+
+	if (!early)
+		return;
+	sdt_early = NULL;
+
+	if (!flush)
+		dev_pm_qos_hide_latency_tolerance(&early->dev);
+
+	mutex_lock(&early->lock);
+	early->dead = true;
+	if (!flush && dev_pm_qos_request_active(&early->kernel_req))
+		dev_pm_qos_remove_request(&early->kernel_req);
+	mutex_unlock(&early->lock);
+
+	device_del(&early->dev);
+	/* The PM QoS core's data is gone too (the user request with it). */
+	if (flush)
+		WRITE_ONCE(sdt_early_flushed,
+			   !dev_pm_qos_request_active(&early->kernel_req) &&
+			   IS_ERR(early->dev.power.qos));
+	put_device(&early->dev);
+}
+
+static int sdt_early_param_set(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+	int ret;
+
+	ret = kstrtobool(val, &on);
+	if (ret)
+		return ret;
+
+	mutex_lock(&sdt_early_lock);
+	if (!sdt_ready)
+		ret = -EBUSY;
+	else if (on && !sdt_early)
+		ret = sdt_early_add();
+	else if (!on)
+		sdt_early_del(true);
+	mutex_unlock(&sdt_early_lock);
+	return ret;
+}
+
+static int sdt_early_param_get(char *buf, const struct kernel_param *kp)
+{
+	int present;
+
+	mutex_lock(&sdt_early_lock);
+	present = sdt_early != NULL;
+	mutex_unlock(&sdt_early_lock);
+	return sysfs_emit(buf, "%d\n", present);
+}
+
+static const struct kernel_param_ops sdt_early_param_ops = {
+	.set = sdt_early_param_set,
+	.get = sdt_early_param_get,
+};
+module_param_cb(early, &sdt_early_param_ops, NULL, 0644);
+MODULE_PARM_DESC(early,
+		 "at run time: 0 unregisters sdt-lt-early with its requests, 1 adds it");
+
 /* Remove whatever sdt_devices_add() created, children before parents. */
 static void sdt_devices_del(void)
 {
+	mutex_lock(&sdt_early_lock);
+	sdt_early_del(false);
+	mutex_unlock(&sdt_early_lock);
 	sdt_device_del(&sdt_toplevel);
 	sdt_device_del(&sdt_virt0);
 	sdt_device_del(&sdt_sys0);
@@ -611,6 +786,15 @@ static int sdt_devices_add(void)
 	if (ret)
 		goto err;
 
+	ret = sdt_fault();
+	if (ret)
+		goto err;
+	mutex_lock(&sdt_early_lock);
+	ret = sdt_early_add();
+	mutex_unlock(&sdt_early_lock);
+	if (ret)
+		goto err;
+
 	return 0;
 
 err:
@@ -657,6 +841,9 @@ static int __init sdt_testbed_init(void)
 	if (ret)
 		goto err_sdtvirt_bus;
 
+	mutex_lock(&sdt_early_lock);
+	sdt_ready = true;
+	mutex_unlock(&sdt_early_lock);
 	pr_info("sdt_testbed: loaded\n");
 	return 0;
 
@@ -683,6 +870,9 @@ err_chrdev:
 
 static void __exit sdt_testbed_exit(void)
 {
+	mutex_lock(&sdt_early_lock);
+	sdt_ready = false;
+	mutex_unlock(&sdt_early_lock);
 	sdt_devices_del();
 	bus_unregister(&sdtvirt_bus_type);
 	bus_unregister(&sdtsys_bus_type);

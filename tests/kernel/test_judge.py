@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""The kunit suite's judge, on hand-written consoles (no kernel needed).
+
+Each case is a console as a 6.1 kernel prints it (printk timestamps, KTAP
+indented by four spaces, kmemleak's report between /init's markers), and
+whether kunit.py's checks must all pass on it. A complete, clean run must
+pass; a missing or truncated suite, a test more, a renamed or failed test,
+a kernel problem report, a missing kmemleak scan, a missing leak before the
+fix or any leak after it must each fail. Prints `PASS: case` / `FAIL: case:
+why`, then `N passed, N failed`.
+"""
+
+import io
+import os
+import sys
+from contextlib import redirect_stdout
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True
+
+import kunit  # noqa: E402
+
+LEAK = """\
+unreferenced object 0xffff8880002c1c00 (size 96):
+  comm "kunit_try_catch", pid 28, jiffies 4294892930
+  hex dump (first 32 bytes):
+    00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00  ................
+  backtrace:
+    [<(____ptrval____)>] __kmem_cache_alloc_node+0xcd/0xe0
+    [<(____ptrval____)>] kmalloc_trace+0x1f/0x49
+    [<(____ptrval____)>] dev_pm_qos_update_user_latency_tolerance+0x68/0xe4
+    [<(____ptrval____)>] lt_test_flush_on_unregister+0x23/0x3ac
+    [<(____ptrval____)>] kunit_try_run_case+0x73/0x93"""
+
+OTHER_LEAK = """\
+unreferenced object 0xffff888000300000 (size 32):
+  comm "swapper/0", pid 1, jiffies 4294892930
+  backtrace:
+    [<(____ptrval____)>] kmalloc_trace+0x1f/0x49
+    [<(____ptrval____)>] some_driver_probe+0x10/0x40"""
+
+
+def console(suites=None, top_plan=2, extra=(), leaks="", scanned=True,
+            suite_ok=True):
+    if suites is None:
+        suites = [(name, list(tests)) for name, tests in kunit.SUITES]
+    out = ["Linux version 6.1.192+ (gcc 12)", "KTAP version 1",
+           "1..%d" % top_plan]
+    for i, (name, tests) in enumerate(suites, 1):
+        out += ["    KTAP version 1", "    # Subtest: " + name,
+                "    1..%d" % len(tests)]
+        for j, t in enumerate(tests, 1):
+            out.append("    " + (t if t.startswith(("ok", "not ok"))
+                                 else "ok %d %s" % (j, t)))
+        out.append("%s %d %s" % ("ok" if suite_ok else "not ok", i, name))
+    out += list(extra)
+    out.append("@@KUNIT-INIT kernel 6.1.192+")
+    if scanned:
+        out.append("@@KMEMLEAK-SCANNED")
+    out += ["@@KMEMLEAK-BEGIN"] + (leaks.split("\n") if leaks else []) + \
+        ["@@KMEMLEAK-END", "@@SDT-DONE rc=0"]
+    return ["[    1.%06d] %s" % (n, x) if not x.startswith("@@")
+            and not x.startswith(("unreferenced", " ")) else x
+            for n, x in enumerate(out)]
+
+
+def judge(stage, text_lines):
+    c = kunit.Checks()
+    lines = [kunit.re.sub(r"^\[\s*\d+\.\d+\] ", "", x) for x in text_lines]
+    res = {"done": True, "timed_out": False, "rc": 0, "seconds": 1.0,
+           "log": "console"}
+    with redirect_stdout(io.StringIO()) as buf:
+        reports = kunit.check_boot(c, stage, res, lines)
+        kunit.check_leaks(c, stage, reports)
+    return c.failed, buf.getvalue()
+
+
+def main():
+    lt = [t for n, t in kunit.SUITES if n == "pm-qos-latency-tolerance"][0]
+    qos = [t for n, t in kunit.SUITES if n == "qos-kunit-test"][0]
+    cases = [
+        ("complete run before the fix, with the leak", "before",
+         console(leaks=LEAK), True),
+        ("complete run after the fix, no leak", "after", console(), True),
+        ("before the fix without the leak", "before", console(), False),
+        ("after the fix with the leak", "after", console(leaks=LEAK), False),
+        ("another leak after the fix", "after", console(leaks=OTHER_LEAK),
+         False),
+        ("another leak besides the expected one", "before",
+         console(leaks=LEAK + "\n" + OTHER_LEAK), False),
+        ("kmemleak never scanned", "after", console(scanned=False), False),
+        ("a suite missing", "after",
+         console(suites=[("qos-kunit-test", qos)], top_plan=1), False),
+        ("suites in the other order", "after",
+         console(suites=[("pm-qos-latency-tolerance", lt),
+                         ("qos-kunit-test", qos)]), False),
+        ("a suite truncated", "after",
+         console(suites=[("qos-kunit-test", qos),
+                         ("pm-qos-latency-tolerance", lt[:5])]), False),
+        ("console cut off inside a suite", "after",
+         [x for x in console()
+          if not any(t in x for t in lt[5:]) and "ok 2 pm-qos" not in x],
+         False),
+        ("a test more", "after",
+         console(suites=[("qos-kunit-test", qos),
+                         ("pm-qos-latency-tolerance", lt + ["lt_extra"])]),
+         False),
+        ("a test failed", "after",
+         console(suites=[("qos-kunit-test", qos),
+                         ("pm-qos-latency-tolerance",
+                          lt[:3] + ["not ok 4 " + lt[3]] + lt[4:])]),
+         False),
+        ("a test skipped", "after",
+         console(suites=[("qos-kunit-test", qos),
+                         ("pm-qos-latency-tolerance",
+                          lt[:3] + ["ok 4 %s # SKIP no device" % lt[3]]
+                          + lt[4:])]), False),
+        ("a suite result not ok", "after", console(suite_ok=False), False),
+        ("a WARNING", "after",
+         console(extra=["WARNING: CPU: 0 PID: 1 at drivers/base/core.c:1"]),
+         False),
+        ("a lockdep splat", "after",
+         console(extra=["WARNING: possible circular locking dependency "
+                        "detected"]), False),
+        ("a UBSAN report", "after",
+         console(extra=["UBSAN: shift-out-of-bounds in lib/foo.c:1:2"]),
+         False),
+        ("a hung task", "after",
+         console(extra=["INFO: task kworker/0:1:12 blocked for more than "
+                        "10 seconds."]), False),
+        ("a BUG", "after",
+         console(extra=["BUG: sleeping function called from invalid "
+                        "context"]), False),
+    ]
+    passed = failed = 0
+    for name, stage, lines, want_pass in cases:
+        nfail, out = judge(stage, lines)
+        ok = (nfail == 0) == want_pass
+        if ok:
+            passed += 1
+            print("PASS: %s: judged %s" % (name, "clean" if want_pass
+                                            else "failing (%d)" % nfail))
+        else:
+            failed += 1
+            print("FAIL: %s: %d failed checks, want %s\n%s"
+                  % (name, nfail, "none" if want_pass else "some", out))
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
