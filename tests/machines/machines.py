@@ -287,7 +287,9 @@ def main():
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-NUMBERED = re.compile(r"^([A-Za-z][A-Za-z0-9_]*?-?)[0-9]+$|^(.*:)[0-9a-fA-F]+$")
+NUMBERED = re.compile(r"^([A-Za-z][A-Za-z0-9_]*?-?)[0-9]+$|^(.*:)[0-9a-fA-F]+$"
+                      # an LED named after its input device, a HID device's counter
+                      r"|^([A-Za-z]+)[0-9]+(?=::)|^([0-9A-F]{4}:[0-9A-F]{4}:[0-9A-F]{4}\.)[0-9A-F]{4}$")
 
 
 def numbered_free(cli, root):
@@ -300,7 +302,7 @@ def numbered_free(cli, root):
     out = []
 
     def norm(path):
-        return "/".join(NUMBERED.sub(lambda m: (m.group(1) or m.group(2)) + "N", comp)
+        return "/".join(NUMBERED.sub(lambda m: next(g for g in m.groups() if g) + "N", comp)
                         for comp in path.split("/"))
 
     def walk(n):
