@@ -774,13 +774,18 @@ def check_watch(c, out):
     keys = {"seqnum", "action", "devpath", "kind", "subsystem", "parent", "class_dir"}
     c.check("watch: every line is one JSON object with the seven members",
             evs and not bad and all(keys <= set(e) for e in evs), bad[:3])
+    # a device can be gone before a slow reader (a sanitizer build) looks at
+    # it: then its kind is null, never a wrong one
     for action in ("add", "remove"):
-        got = sorted(e["devpath"] for e in evs if e.get("action") == action and
-                     e.get("devpath") in testbed and e.get("kind") == "device")
+        mine = [e for e in evs if e.get("action") == action and e.get("devpath") in testbed]
+        got = sorted(e["devpath"] for e in mine)
         want = sorted(p for p in testbed for _ in range(3))
-        c.check("watch: each testbed device %s 3 times, kind device (a remove: as last seen)"
-                % ("added" if action == "add" else "removed"), sorted(got) == sorted(want),
-                "%d of %d" % (len(got), len(want)))
+        kinds = sorted({str(e.get("kind")) for e in mine})
+        known = sum(1 for e in mine if e.get("kind") == "device")
+        c.check("watch: each testbed device %s 3 times, kind device or (gone) null; %d of %d "
+                "known" % ("added" if action == "add" else "removed", known, len(want)),
+                got == want and set(kinds) <= {"device", "None"} and known >= len(testbed),
+                "%d of %d events, kinds %s" % (len(got), len(want), kinds))
 
 
 class Prefixed:
@@ -874,14 +879,17 @@ def check_events(c, out, events, rcfile, source):
         while parent and parent not in loaded:
             parent = parent.rsplit("/", 1)[0] if parent.count("/") > 1 else ""
         want_parent = parent if parent and parent != "/devices" else "-"
-        if e["kind"] != "device" or (e["kind"] == "device" and e["parent"] != want_parent
-                                     and e["parent"] != "-"):
+        # "-": gone before the reader looked (a slow one, under a sanitizer)
+        if e["kind"] == "-" and e["parent"] == "-":
+            continue
+        if e["kind"] != "device" or e["parent"] != want_parent:
             wrong.append((e["devpath"], e["kind"], e["parent"], want_parent))
     classified = [e for e in devs if e["action"] == "add" and e["devpath"] in testbed and
                   e["kind"] == "device"]
-    c.check("adds of testbed devices carry kind device and the right parent "
-            "(%d of them classified before they went)" % len(classified),
-            not wrong and classified, wrong[:5])
+    c.check("adds of testbed devices carry kind device and the right parent, or nothing "
+            "once gone (%d of %d classified before they went)" % (len(classified),
+                                                                  3 * len(testbed)),
+            not wrong and len(classified) >= len(testbed), wrong[:5])
     removes = [e for e in devs if e["action"] == "remove"]
     c.check("removes carry no kind (the device is gone)",
             all(e["kind"] == "-" for e in removes), [e for e in removes if e["kind"] != "-"][:3])

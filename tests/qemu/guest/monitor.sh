@@ -36,19 +36,20 @@ if [ -x "$UDEVD" ]; then
 fi
 
 # listen first, then make the events; each monitor runs for a bounded time
-/usr/bin/montool watch 20 > "$OUT/events" 2> "$OUT/events.err" &
+/usr/bin/montool watch 24 > "$OUT/events" 2> "$OUT/events.err" &
 mon=$!
 /usr/bin/sysdev-tree --watch -J > "$OUT/watch.out" 2> "$OUT/watch.err" &
 watch=$!
 if [ -s "$OUT/udevd" ]; then
-	/usr/bin/montool watch-udev 20 > "$OUT/udev_events" 2> "$OUT/udev_events.err" &
+	/usr/bin/montool watch-udev 24 > "$OUT/udev_events" 2> "$OUT/udev_events.err" &
 	umon=$!
 fi
 sleep 2
 n=0
 while [ $n -lt $CYCLES ]; do
 	insmod "$KO" || echo "insmod failed at cycle $n" >> "$OUT/errors"
-	sleep 1
+	# loaded long enough for a slow (sanitized) reader to see most devices
+	sleep 3
 	rmmod sdt_testbed || echo "rmmod failed at cycle $n" >> "$OUT/errors"
 	sleep 1
 	n=$((n + 1))
