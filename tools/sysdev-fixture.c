@@ -24,6 +24,7 @@
 
 #include "libsysdev.h"
 #include "root-archive.h"
+#include "sanitize.h"
 #include "umockdev.h"
 
 #ifndef SYSDEV_VERSION
@@ -209,8 +210,10 @@ static int cmd_capture(int argc, char **argv)
 	static const struct option longopts[] = {
 	    {"root", required_argument, NULL, 'r'},
 	    {"full", no_argument, NULL, 'f'},
+	    {"sanitize", no_argument, NULL, 's'},
 	    {0},
 	};
+	bool sanitize = false;
 	const char *root = NULL, *out, *start = NULL;
 	struct sysdev_capture_stats st;
 	unsigned flags = SYSDEV_CAPTURE_SLIM | SYSDEV_CAPTURE_PUBLIC;
@@ -220,8 +223,11 @@ static int cmd_capture(int argc, char **argv)
 	int c, err, dfd = -1, ofd = -1, ret = 1;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+r:f", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+r:fs", longopts, NULL)) != -1) {
 		switch (c) {
+		case 's':
+			sanitize = true;
+			break;
 		case 'r':
 			root = optarg;
 			break;
@@ -240,6 +246,8 @@ static int cmd_capture(int argc, char **argv)
 	out = argv[optind];
 	if (argc - optind == 2)
 		start = argv[optind + 1];
+	if (root && root_prepare(prog, &root) < 0)
+		return 1;
 	err = sysdev_new(root, &ctx);
 	if (err < 0)
 		return fail(root ? root : "/sys", "not a sysfs root", err);
@@ -277,6 +285,19 @@ static int cmd_capture(int argc, char **argv)
 		goto rm;
 	}
 	summary(out, "captured", &st);
+	if (sanitize) {
+		struct sanitize_stats sst = {0};
+
+		err = sanitize_tree(dfd, &sst);
+		if (err < 0) {
+			fail(out, "sanitizing failed", err);
+			goto rm;
+		}
+		fprintf(stderr,
+			"%s: %s: sanitized %lu identifiers: %lu files and %lu links rewritten, %lu "
+			"names replaced, %lu binary identifier files emptied or cut\n",
+			prog, out, sst.values, sst.files, sst.links, sst.renamed, sst.emptied);
+	}
 	if (asprintf(&tmpout, "%s.tmp", out) < 0) {
 		tmpout = NULL;
 		goto rm;

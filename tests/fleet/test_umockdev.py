@@ -186,8 +186,8 @@ def main():
             check(name + ": each device's SUBSYSTEM, driver link and node are the tree's", not wrong, wrong[:5])
             # one replay runs the three programs (a testbed takes seconds to build)
             outs = [os.path.join(tmp, x) for x in ("udev-list.out", "check.out", "json.out")]
-            script = ('"$1" > "$4"; echo $? > "$4.rc"; "$2" --check-udev > "$5" 2>&1; echo $? > "$5.rc"; '
-                      '"$2" --json --all > "$6"; echo $? > "$6.rc"')
+            script = ('"$1" > "$3"; echo $? > "$3.rc"; "$2" --check-udev > "$4" 2>&1; echo $? > "$4.rc"; '
+                      '"$2" --json --all > "$5"; echo $? > "$5.rc"')
             rc, _, err = run("umockdev-run", "-d", rec_file, "--", "sh", "-c", script, "sh",
                              os.path.abspath(UDEV_LIST), os.path.abspath(TREE), *outs, timeout=900)
             rcs = [open(o + ".rc").read().strip() if os.path.exists(o + ".rc") else "none" for o in outs]
