@@ -555,6 +555,7 @@ struct dev_block {
 	char *dev;	   /* the dev attribute, MAJOR:MINOR */
 	char *bus_by_link; /* the bus the driver link points into */
 	int kind_by_link;  /* 1 bus, 2 class from a recorded subsystem link; 0 none */
+	bool driver_link;  /* the recording holds the driver link */
 	char *uevent;
 	size_t uevent_len, uevent_cap;
 	size_t line;
@@ -710,6 +711,19 @@ static int finish_block(struct ents *e, struct dev_block *d)
 			err = -ENOMEM;
 		else
 			err = ent_add_path(e, path, 'd', "", 0, d->line);
+		/* older recordings name the driver only as a property: the link sysfs has */
+		if (err == 0 && !d->driver_link) {
+			char *link = NULL;
+
+			target = up_to_top(d->rel, path);
+			if (!target || asprintf(&link, "%s/driver", d->rel) < 0)
+				err = -ENOMEM;
+			else
+				err = ent_add_path(e, link, 'l', target, strlen(target), d->line);
+			free(link);
+			free(target);
+			target = NULL;
+		}
 		free(path);
 		path = NULL;
 	}
@@ -966,6 +980,8 @@ int umockdev_to_archive(const char *buf, size_t len, char **archive, size_t *arc
 					} else {
 						err =
 						    ent_add_path(&e, path, 'l', val, vlen, lineno);
+						if (strcmp(key, "driver") == 0)
+							d.driver_link = true;
 						if (err == 0 && (strcmp(key, "subsystem") == 0 ||
 								 strcmp(key, "driver") == 0)) {
 							char *to = resolve_rel(dir, val);
