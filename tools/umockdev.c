@@ -356,22 +356,30 @@ static int ent_add(struct ents *e, const char *path, size_t plen, char type, con
 	return 0;
 }
 
-/* A relative path of safe components: none empty, ".", ".." or holding a NUL. */
+/*
+ * The archive's rules (sysdev-archive): a relative path of components that
+ * are not empty, "." or "..", at most NAME_MAX bytes each, at most 4096 of
+ * them, 64 KiB in all; no NUL.
+ */
+#define PATH_LEN_MAX 65536
+#define PATH_DEPTH_MAX 4096
+#define COMPONENT_MAX 255
+
 static bool path_ok(const char *p, size_t len)
 {
-	size_t start = 0;
+	size_t start = 0, n = 0;
 
-	if (!len || memchr(p, '\0', len))
+	if (!len || len > PATH_LEN_MAX || memchr(p, '\0', len))
 		return false;
 	for (size_t i = 0; i <= len; i++) {
-		if (i == len || p[i] == '/') {
-			size_t cl = i - start;
+		if (i < len && p[i] != '/')
+			continue;
+		size_t cl = i - start;
 
-			if (cl == 0 || (cl == 1 && p[start] == '.') ||
-			    (cl == 2 && p[start] == '.' && p[start + 1] == '.'))
-				return false;
-			start = i + 1;
-		}
+		if (cl == 0 || cl > COMPONENT_MAX || (cl == 1 && p[start] == '.') ||
+		    (cl == 2 && p[start] == '.' && p[start + 1] == '.') || ++n > PATH_DEPTH_MAX)
+			return false;
+		start = i + 1;
 	}
 	return true;
 }
@@ -392,31 +400,35 @@ static int ent_add_path(struct ents *e, const char *path, char type, const char 
 	return ent_add(e, path, plen, type, data, len, line);
 }
 
-/* Whether link @target, in directory @dir (relative to the top), stays inside the tree. */
+/*
+ * Whether link @target, in directory @dir (relative to the top), is one the
+ * archive keeps: leading ".." components only, then names (none empty, "."
+ * or longer than NAME_MAX), never absolute, never climbing above the top.
+ */
 static bool target_inside(const char *dir, const char *target)
 {
-	long depth = 0;
-	const char *p;
+	size_t len = strlen(target), start = 0;
+	long depth = *dir ? 1 : 0, up = 0;
+	bool names = false;
 
-	if (!*target || target[0] == '/' || memchr(target, '\0', strlen(target)) != NULL)
+	if (!len || len > PATH_LEN_MAX || target[0] == '/')
 		return false;
-	for (p = dir; *p; p++)
+	for (const char *p = dir; *p; p++)
 		depth += *p == '/';
-	depth += *dir != '\0';
-	p = target;
-	while (*p) {
-		const char *slash = strchr(p, '/');
-		size_t cl = slash ? (size_t)(slash - p) : strlen(p);
+	for (size_t i = 0; i <= len; i++) {
+		if (i < len && target[i] != '/')
+			continue;
+		size_t cl = i - start;
 
-		if (cl == 2 && p[0] == '.' && p[1] == '.') {
-			if (--depth < 0)
+		if (cl == 0 || cl > COMPONENT_MAX || (cl == 1 && target[start] == '.'))
+			return false;
+		if (cl == 2 && target[start] == '.' && target[start + 1] == '.') {
+			if (names || ++up > depth)
 				return false;
-		} else if (cl && !(cl == 1 && p[0] == '.')) {
-			depth++;
+		} else {
+			names = true;
 		}
-		p += cl;
-		if (*p == '/')
-			p++;
+		start = i + 1;
 	}
 	return true;
 }

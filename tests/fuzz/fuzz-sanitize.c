@@ -65,8 +65,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(olen == olen2 && memcmp(out, out2, olen) == 0);
 	FUZZ_ASSERT(out[olen] == '\0');
 	/* a learned value of six bytes or more is replaced wherever it stands (unless
-	 * every byte of it could come from a placeholder: 000001 may be one) */
-	if (half >= 6 && strspn_len(in, half, PLACEHOLDER_BYTES) < half)
+	 * a placeholder could make it again: 000001 may be one, and a value whose
+	 * first or last byte a placeholder may end or start with may be remade
+	 * across a placeholder's edge, as "1" + "PLANT" after "SANITIZED0001") */
+	if (half >= 6 && strspn_len(in, half, PLACEHOLDER_BYTES) < half &&
+	    !strchr(PLACEHOLDER_BYTES, in[0]) && !strchr(PLACEHOLDER_BYTES, in[half - 1]))
 		FUZZ_ASSERT(!contains(out, olen, in, half));
 	p1 = sanitizer_whole(s, in, half);
 	p2 = sanitizer_whole(s, in, half);
