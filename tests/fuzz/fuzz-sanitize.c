@@ -44,13 +44,15 @@ static bool contains(const char *hay, size_t n, const char *needle, size_t m)
 	return false;
 }
 
-/* @needle in @hay with no letter or digit before it, nor a letter, digit, ':' or '-' after. */
+/* @needle in @hay with no letter, digit, ':' or '-' on either side. */
 static bool contains_standalone(const char *hay, size_t n, const char *needle, size_t m)
 {
 	for (size_t i = 0; i + m <= n; i++) {
 		if (memcmp(hay + i, needle, m) != 0)
 			continue;
-		if (i > 0 && isalnum((unsigned char)hay[i - 1]))
+		/* a tail of a longer run (an EUI-64 placeholder's last six octets) is no address */
+		if (i > 0 && (isalnum((unsigned char)hay[i - 1]) || hay[i - 1] == ':' ||
+			      hay[i - 1] == '-'))
 			continue;
 		if (i + m < n && (isalnum((unsigned char)hay[i + m]) || hay[i + m] == ':' ||
 				  hay[i + m] == '-'))
