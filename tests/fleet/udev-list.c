@@ -26,7 +26,7 @@ int main(void)
 	udev_list_entry_foreach(entry, udev_enumerate_get_list_entry(e))
 	{
 		struct udev_device *d =
-			udev_device_new_from_syspath(udev, udev_list_entry_get_name(entry));
+		    udev_device_new_from_syspath(udev, udev_list_entry_get_name(entry));
 
 		if (!d)
 			continue;
@@ -34,8 +34,8 @@ int main(void)
 		       or_dash(udev_device_get_subsystem(d)), or_dash(udev_device_get_driver(d)),
 		       or_dash(udev_device_get_devnode(d)));
 		udev_list_entry_foreach(p, udev_device_get_properties_list_entry(d))
-			printf("E %s=%s\n", udev_list_entry_get_name(p),
-			       or_dash(udev_list_entry_get_value(p)));
+		    printf("E %s=%s\n", udev_list_entry_get_name(p),
+			   or_dash(udev_list_entry_get_value(p)));
 		udev_device_unref(d);
 	}
 	udev_enumerate_unref(e);

@@ -51,11 +51,11 @@ static bool contains_standalone(const char *hay, size_t n, const char *needle, s
 		if (memcmp(hay + i, needle, m) != 0)
 			continue;
 		/* a tail of a longer run (an EUI-64 placeholder's last six octets) is no address */
-		if (i > 0 && (isalnum((unsigned char)hay[i - 1]) || hay[i - 1] == ':' ||
-			      hay[i - 1] == '-'))
+		if (i > 0 &&
+		    (isalnum((unsigned char)hay[i - 1]) || hay[i - 1] == ':' || hay[i - 1] == '-'))
 			continue;
-		if (i + m < n && (isalnum((unsigned char)hay[i + m]) || hay[i + m] == ':' ||
-				  hay[i + m] == '-'))
+		if (i + m < n &&
+		    (isalnum((unsigned char)hay[i + m]) || hay[i + m] == ':' || hay[i + m] == '-'))
 			continue;
 		return true;
 	}
@@ -78,7 +78,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto done;
 	if (sanitizer_learn(s, in, half) < 0 || sanitizer_learn(t, in, half) < 0)
 		goto done;
-	if (sanitizer_text(s, in, size, &out, &olen) < 0 || sanitizer_text(t, in, size, &out2, &olen2) < 0)
+	if (sanitizer_text(s, in, size, &out, &olen) < 0 ||
+	    sanitizer_text(t, in, size, &out2, &olen2) < 0)
 		goto done;
 	FUZZ_ASSERT(olen == olen2 && memcmp(out, out2, olen) == 0);
 	FUZZ_ASSERT(out[olen] == '\0');
@@ -98,8 +99,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		for (size_t k = 0; k < 17 && mac; k++)
 			mac = k % 3 == 2 ? in[i + k] == ':' : isxdigit((unsigned char)in[i + k]);
-		if (mac && i + 17 < size && (isalnum((unsigned char)in[i + 17]) || in[i + 17] == ':' ||
-					     in[i + 17] == '-'))
+		if (mac && i + 17 < size &&
+		    (isalnum((unsigned char)in[i + 17]) || in[i + 17] == ':' || in[i + 17] == '-'))
 			mac = false;
 		if (mac && (strncasecmp(in + i, "00:00:00:00:00:00", 17) == 0 ||
 			    strncasecmp(in + i, "ff:ff:ff:ff:ff:ff", 17) == 0 ||
