@@ -344,7 +344,10 @@ static int cmd_export(int argc, char **argv)
 	const char *src;
 	int err;
 
-	if (argc != 2 || strcmp(argv[0], "--umockdev") != 0) {
+	/* one format today; an option other than --umockdev is bad usage */
+	if (argc != 2 || strcmp(argv[0], "--umockdev") != 0 || argv[1][0] == '-') {
+		if (argc >= 1 && argv[0][0] == '-' && strcmp(argv[0], "--umockdev") != 0)
+			fprintf(stderr, "%s: export: %s: unknown option\n", prog, argv[0]);
 		usage(stderr);
 		return 2;
 	}
@@ -378,7 +381,9 @@ static int cmd_import(int argc, char **argv)
 	int in, out = -1, err, ret = 1;
 	bool created = false;
 
-	if (argc != 2) {
+	if (argc != 2 || argv[0][0] == '-' || argv[1][0] == '-') {
+		if (argc >= 1 && (argv[0][0] == '-' || (argc > 1 && argv[1][0] == '-')))
+			fprintf(stderr, "%s: import: takes no options\n", prog);
 		usage(stderr);
 		return 2;
 	}

@@ -312,7 +312,9 @@ def main():
         rc, out, err = run(FIXTURE, "import", f, dest)
         check("import into a directory that is not empty: exit 1", rc == 1 and "not empty" in err, err)
         for args in (["export", FIXTURES + "/article.sysfs"], ["export", "--umockdev"],
-                     ["import", f], ["export", "--json", FIXTURES + "/article.sysfs"]):
+                     ["import", f], ["export", "--json", FIXTURES + "/article.sysfs"],
+                     ["import", "--sanitize", f], ["import", f, "--full"],
+                     ["export", "--umockdev", "--all"]):
             rc, out, err = run(FIXTURE, *args)
             check("usage error: sysdev-fixture %s: exit 2" % " ".join(args[:2]), rc == 2 and out == "", (rc, err))
         rc, out, err = run(FIXTURE, "export", "--umockdev", os.path.join(tmp, "nonexistent"))
