@@ -32,6 +32,8 @@
 
 static char private_dir[PATH_MAX];
 static unsigned n_unpacked;
+/* the trees handed out: they live as long as the program (reachable from here) */
+static char *unpacked[16];
 static volatile sig_atomic_t child_pid;
 
 static const int guarded_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
@@ -202,7 +204,12 @@ int root_prepare(const char *prog, const char **root)
 			return -1;
 		}
 	}
-	snprintf(dir, sizeof(dir), "%s/%u", private_dir, n_unpacked++);
+	if (n_unpacked >= sizeof(unpacked) / sizeof(unpacked[0])) {
+		fprintf(stderr, "%s: %s: too many archives\n", prog, *root);
+		close(in);
+		return -1;
+	}
+	snprintf(dir, sizeof(dir), "%s/%u", private_dir, n_unpacked);
 	if (mkdir(dir, 0700) < 0 || (out = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
 		fprintf(stderr, "%s: %s: cannot make a directory: %s\n", prog, dir,
 			strerror(errno));
@@ -221,7 +228,8 @@ int root_prepare(const char *prog, const char **root)
 				err == -EBADMSG ? "malformed" : strerror(-err));
 		return -1;
 	}
-	*root = strdup(dir);
+	unpacked[n_unpacked] = strdup(dir);
+	*root = unpacked[n_unpacked++];
 	if (!*root) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return -1;

@@ -173,8 +173,11 @@ def main():
 
         # --- the library installs no signal handler
         if shutil.which("strace"):
+            # (LeakSanitizer cannot run under ptrace: off for this run of a sanitizer build)
+            env = dict(os.environ, ASAN_OPTIONS=(os.environ.get("ASAN_OPTIONS", "") +
+                                                 ":detect_leaks=0").lstrip(":"))
             p = subprocess.run(["strace", "-f", "-e", "trace=rt_sigaction", TREE, "--root", plain,
-                                "--stats"], capture_output=True)
+                                "--stats"], capture_output=True, env=env)
             # (a sanitizer runtime installs its own for SIGSEGV and the like: not ours)
             watched = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGCHLD", "SIGPIPE", "SIGUSR1")
             calls = [line for line in p.stderr.decode().splitlines()
