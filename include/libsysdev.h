@@ -29,15 +29,19 @@ struct sysdev;
 
 /*
  * Open the sysfs tree rooted at @root (NULL means "/sys").  The root must be
- * a directory that holds a "devices" directory.  Returns 0 and a context with
- * one reference in *@ctx, or -ENOENT / -ENOTDIR / -EACCES / -ENOMEM.
+ * a directory that holds a "devices" directory, or a system root (the "/" of
+ * another system, as lsblk --sysroot takes) whose "sys" directory holds one:
+ * then @root + "/sys" is the root.  Installs no signal handlers and changes
+ * no process state.  Returns 0 and a context with one reference in *@ctx, or
+ * -ENOENT / -ENOTDIR / -EACCES / -ENOMEM.
  */
 int sysdev_new(const char *root, struct sysdev **ctx);
 struct sysdev *sysdev_ref(struct sysdev *ctx);
 /* Drops one reference; frees on the last.  Always returns NULL. */
 struct sysdev *sysdev_unref(struct sysdev *ctx);
 
-/* The root as given to sysdev_new() (without trailing slashes). */
+/* The root as given to sysdev_new() (without trailing slashes; with "/sys"
+ * appended for a system root). */
 const char *sysdev_get_root(const struct sysdev *ctx);
 /* A directory descriptor for the root, owned by the context. */
 int sysdev_get_root_fd(const struct sysdev *ctx);

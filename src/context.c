@@ -2,6 +2,7 @@
 /* The context: an opened sysfs root and the names of its classes and buses. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -42,10 +43,32 @@ _public_ int sysdev_new(const char *root, struct sysdev **out)
 		err = -errno;
 		goto fail;
 	}
-	/* The root must hold a real devices/ directory. */
+	/* The root must hold a real devices/ directory, or be a system root
+	 * (as lsblk --sysroot takes) whose sys/ holds one: then sys/ is the root. */
 	if (fstatat(ctx->root_fd, "devices", &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		err = -errno;
-		goto fail;
+		if (err == -ENOENT && fstatat(ctx->root_fd, "sys/devices", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISDIR(st.st_mode)) {
+			int sys_fd = openat(ctx->root_fd, "sys", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			char *sys_root;
+
+			if (sys_fd < 0) {
+				err = -errno;
+				goto fail;
+			}
+			if (asprintf(&sys_root, "%s%s", strcmp(ctx->root, "/") ? ctx->root : "", "/sys") < 0) {
+				close(sys_fd);
+				err = -ENOMEM;
+				goto fail;
+			}
+			close(ctx->root_fd);
+			ctx->root_fd = sys_fd;
+			free(ctx->root);
+			ctx->root = sys_root;
+			err = 0;
+		}
+		if (err < 0)
+			goto fail;
 	}
 	if (!S_ISDIR(st.st_mode)) {
 		err = -ENOTDIR;

@@ -32,6 +32,8 @@ struct options {
 	bool get_lt;
 	const char *capture_dir;
 	const char *diff_old, *diff_new;
+	const char *diff_old_label, *diff_new_label; /* as typed (an archive's name) */
+	const char *format;       /* --format: text, json, openmetrics (--stats), jsonl (--diff) */
 };
 
 /* sysdev-tree.c */
@@ -87,6 +89,10 @@ int cmd_diff(const struct options *o);
 bool name_is_kernel_numbered(const char *name);
 int cmd_check_udev(struct sysdev *ctx, const struct options *o);
 int cmd_watch(struct sysdev *ctx, const struct options *o);
+/* out-openmetrics.c: --stats --format=openmetrics */
+int cmd_stats_openmetrics(struct sysdev *ctx, const struct options *o);
+/* A Prometheus label value in double quotes, escaped; stays UTF-8. */
+void fput_label_value(FILE *f, const char *s);
 
 /*
  * Directories a walk could not read: the first is named at the end, the

@@ -500,9 +500,9 @@ static void print_json(const struct options *o, const struct events *ev, size_t 
 	FILE *f = stdout;
 
 	fputs("{\n  \"old\": ", f);
-	fput_json_string(f, o->diff_old);
+	fput_json_string(f, o->diff_old_label ? o->diff_old_label : o->diff_old);
 	fputs(",\n  \"new\": ", f);
-	fput_json_string(f, o->diff_new);
+	fput_json_string(f, o->diff_new_label ? o->diff_new_label : o->diff_new);
 	fprintf(f, ",\n  \"same\": %s,\n", ev->n ? "false" : "true");
 	fprintf(f,
 		"  \"counts\": {\"old\": %zu, \"new\": %zu, \"removed\": %zu, \"added\": %zu, "
@@ -569,6 +569,82 @@ static void print_json(const struct options *o, const struct events *ev, size_t 
 		fputs(first ? "]" : "\n  ]", f);
 	}
 	fputs("\n}\n", f);
+}
+
+/*
+ * --format=jsonl: one JSON object a line, one line per change, for log
+ * pipelines: "what" (removed, added, moved, changed), "devpath" (the OLD
+ * path for removed and moved, else the NEW one), "old" and "new":
+ *   removed/added  the device's fields ({"subsystem", "driver", "devnum"}) or null;
+ *   moved          the OLD and NEW devpaths (and "carried_by");
+ *   changed        "field" (subsystem, driver, devnum, attribute; "name" for
+ *                  an attribute) and its OLD and NEW values (null: absent).
+ */
+static void jsonl_fields(FILE *f, const struct dev *d)
+{
+	if (!d) {
+		fputs("null", f);
+		return;
+	}
+	fputs("{\"subsystem\": ", f);
+	fput_json_string(f, d->subsystem);
+	fputs(", \"driver\": ", f);
+	fput_json_string(f, d->driver);
+	fputs(", \"devnum\": ", f);
+	fput_json_string(f, d->devnum);
+	fputc('}', f);
+}
+
+static void print_jsonl(const struct events *ev)
+{
+	static const char *const names[] = {"removed", "added", "moved", "changed"};
+	FILE *f = stdout;
+
+	for (size_t i = 0; i < ev->n; i++) {
+		const struct event *e = &ev->v[i];
+
+		fprintf(f, "{\"what\": \"%s\", \"devpath\": ", names[e->kind]);
+		switch (e->kind) {
+		case EV_REMOVED:
+		case EV_ADDED:
+			fput_json_string(f, e->kind == EV_REMOVED ? e->a->devpath : e->b->devpath);
+			fputs(", \"old\": ", f);
+			jsonl_fields(f, e->kind == EV_REMOVED ? e->a : NULL);
+			fputs(", \"new\": ", f);
+			jsonl_fields(f, e->kind == EV_ADDED ? e->b : NULL);
+			break;
+		case EV_MOVED:
+			fput_json_string(f, e->a->devpath);
+			fputs(", \"old\": ", f);
+			fput_json_string(f, e->a->devpath);
+			fputs(", \"new\": ", f);
+			fput_json_string(f, e->b->devpath);
+			fputs(", \"carried_by\": ", f);
+			fput_json_string(f, e->a->carried_by ? e->a->carried_by->devpath : NULL);
+			break;
+		case EV_CHANGED:
+			fput_json_string(f, e->b->devpath);
+			if (e->a->moved_to) {
+				fputs(", \"old_devpath\": ", f);
+				fput_json_string(f, e->a->devpath);
+			}
+			fputs(", \"field\": ", f);
+			fput_json_string(f, e->field);
+			if (e->attr_name) {
+				fputs(", \"name\": ", f);
+				fput_json_string(f, e->attr_name);
+				json_attr(f, "old", e->attr_a);
+				json_attr(f, "new", e->attr_b);
+			} else {
+				fputs(", \"old\": ", f);
+				fput_json_string(f, field_value(e->a, e->field));
+				fputs(", \"new\": ", f);
+				fput_json_string(f, field_value(e->b, e->field));
+			}
+			break;
+		}
+		fputs("}\n", f);
+	}
 }
 
 static void print_text(const struct options *o, const struct events *ev)
@@ -664,7 +740,9 @@ int cmd_diff(const struct options *o)
 		qsort(ev.v, ev.n, sizeof(*ev.v), cmp_event);
 	for (size_t i = 0; i < ev.n; i++)
 		counts[ev.v[i].kind]++;
-	if (o->json)
+	if (o->format && strcmp(o->format, "jsonl") == 0)
+		print_jsonl(&ev);
+	else if (o->json)
 		print_json(o, &ev, olds.n, news.n, counts);
 	else
 		print_text(o, &ev);

@@ -5,7 +5,9 @@
  *   sysdev-fixture pack DIR > F.sysfs
  *   sysdev-fixture unpack F.sysfs DIR
  *   sysdev-fixture check F.sysfs
- *   sysdev-fixture capture [--root S] [--full] NAME.sysfs [START]
+ *   sysdev-fixture capture [--root S] [--full] [--sanitize] NAME.sysfs [START]
+ *   sysdev-fixture export --umockdev ARCHIVE|DIR > FILE.umockdev
+ *   sysdev-fixture import FILE.umockdev DIR
  */
 #include <dirent.h>
 #include <errno.h>
@@ -21,6 +23,9 @@
 #include <unistd.h>
 
 #include "libsysdev.h"
+#include "root-archive.h"
+#include "sanitize.h"
+#include "umockdev.h"
 
 #ifndef SYSDEV_VERSION
 #define SYSDEV_VERSION "unknown"
@@ -34,7 +39,9 @@ static void usage(FILE *f)
 		"Usage: %s pack DIR > F.sysfs\n"
 		"       %s unpack F.sysfs DIR\n"
 		"       %s check F.sysfs\n"
-		"       %s capture [--root S] [--full] NAME.sysfs [START]\n"
+		"       %s capture [--root S] [--full] [--sanitize] NAME.sysfs [START]\n"
+		"       %s export --umockdev ARCHIVE|DIR > FILE.umockdev\n"
+		"       %s import FILE.umockdev DIR\n"
 		"\n"
 		"pack     write the tree below DIR as a text archive on stdout\n"
 		"unpack   recreate an archive's tree in DIR (created if missing, must be empty)\n"
@@ -42,13 +49,20 @@ static void usage(FILE *f)
 		"capture  capture S/devices (or START, a devpath or SUBSYSTEM:NAME) from the\n"
 		"         sysfs root S (default /sys) and pack it into NAME.sysfs.  Without\n"
 		"         --full only what the walk reads keeps its contents (uevent, dev,\n"
-		"         power/) and files others may not read are left empty.\n"
+		"         power/) and files others may not read are left empty.  With\n"
+		"         --sanitize, serial numbers, MAC/WWN/EUI addresses, UUIDs and the like\n"
+		"         become stable placeholders in contents, properties and names.\n"
+		"export   write the devices of a tree (an archive, a directory holding\n"
+		"         devices/, or a system root) as a umockdev recording on stdout, for\n"
+		"         umockdev-run -d FILE -- PROGRAM\n"
+		"import   lay out a umockdev recording (umockdev-record's output) as a tree\n"
+		"         in DIR (created if missing, must be empty), for --root DIR\n"
 		"\n"
 		"  -h, --help     show this help\n"
 		"  -V, --version  show the version\n"
 		"\n"
 		"Exit status: 0 success, 1 runtime error, 2 bad usage.\n",
-		prog, prog, prog, prog);
+		prog, prog, prog, prog, prog, prog);
 }
 
 static int fail(const char *what, const char *msg, int err)
@@ -93,7 +107,8 @@ static int rm_below(int fd)
 			int cfd;
 
 			fchmodat(fd, de->d_name, 0700, 0);
-			cfd = openat(fd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			cfd =
+			    openat(fd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			if (cfd >= 0) {
 				rm_below(cfd);
 				close(cfd);
@@ -174,7 +189,7 @@ static int unpack_or_check(const char *file, const char *dir)
 	if (err == -ENOTEMPTY)
 		return fail(dir, "not empty: unpacking needs an empty directory", 0);
 	if (err < 0) {
-		const char *why = err == -EBADMSG ? "malformed line"
+		const char *why = err == -EBADMSG  ? "malformed line"
 				  : err == -EINVAL ? "unsafe path or link target"
 				  : err == -EEXIST ? "entry given twice"
 				  : err == -ENOENT ? "parent directory not created before"
@@ -193,10 +208,12 @@ static int unpack_or_check(const char *file, const char *dir)
 static int cmd_capture(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"root", required_argument, NULL, 'r'},
-		{"full", no_argument, NULL, 'f'},
-		{0},
+	    {"root", required_argument, NULL, 'r'},
+	    {"full", no_argument, NULL, 'f'},
+	    {"sanitize", no_argument, NULL, 's'},
+	    {0},
 	};
+	bool sanitize = false;
 	const char *root = NULL, *out, *start = NULL;
 	struct sysdev_capture_stats st;
 	unsigned flags = SYSDEV_CAPTURE_SLIM | SYSDEV_CAPTURE_PUBLIC;
@@ -206,8 +223,11 @@ static int cmd_capture(int argc, char **argv)
 	int c, err, dfd = -1, ofd = -1, ret = 1;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+r:f", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+r:fs", longopts, NULL)) != -1) {
 		switch (c) {
+		case 's':
+			sanitize = true;
+			break;
 		case 'r':
 			root = optarg;
 			break;
@@ -226,6 +246,8 @@ static int cmd_capture(int argc, char **argv)
 	out = argv[optind];
 	if (argc - optind == 2)
 		start = argv[optind + 1];
+	if (root && root_prepare(prog, &root) < 0)
+		return 1;
 	err = sysdev_new(root, &ctx);
 	if (err < 0)
 		return fail(root ? root : "/sys", "not a sysfs root", err);
@@ -246,7 +268,8 @@ static int cmd_capture(int argc, char **argv)
 		fail(start, "out of memory", -ENOMEM);
 		goto out;
 	}
-	snprintf(tmpl, sizeof(tmpl), "%s/sysdev-fixture.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	snprintf(tmpl, sizeof(tmpl), "%s/sysdev-fixture.XXXXXX",
+		 tmpdir && *tmpdir ? tmpdir : "/tmp");
 	if (!mkdtemp(tmpl)) {
 		fail(tmpl, "cannot create a temporary directory", -errno);
 		goto out;
@@ -262,6 +285,19 @@ static int cmd_capture(int argc, char **argv)
 		goto rm;
 	}
 	summary(out, "captured", &st);
+	if (sanitize) {
+		struct sanitize_stats sst = {0};
+
+		err = sanitize_tree(dfd, &sst);
+		if (err < 0) {
+			fail(out, "sanitizing failed", err);
+			goto rm;
+		}
+		fprintf(stderr,
+			"%s: %s: sanitized %lu identifiers: %lu files and %lu links rewritten, %lu "
+			"names replaced, %lu binary identifier files emptied or cut\n",
+			prog, out, sst.values, sst.files, sst.links, sst.renamed, sst.emptied);
+	}
 	if (asprintf(&tmpout, "%s.tmp", out) < 0) {
 		tmpout = NULL;
 		goto rm;
@@ -298,6 +334,133 @@ out:
 	free(tmpout);
 	free(devpath);
 	sysdev_unref(ctx);
+	return ret;
+}
+
+static int cmd_export(int argc, char **argv)
+{
+	struct umockdev_stats st = {0};
+	struct sysdev *ctx;
+	const char *src;
+	int err;
+
+	/* one format today; an option other than --umockdev is bad usage */
+	if (argc != 2 || strcmp(argv[0], "--umockdev") != 0 || argv[1][0] == '-') {
+		if (argc >= 1 && argv[0][0] == '-' && strcmp(argv[0], "--umockdev") != 0)
+			fprintf(stderr, "%s: export: %s: unknown option\n", prog, argv[0]);
+		usage(stderr);
+		return 2;
+	}
+	src = argv[1];
+	if (root_prepare(prog, &src) < 0)
+		return 1;
+	err = sysdev_new(src, &ctx);
+	if (err < 0)
+		return fail(argv[1],
+			    "not a sysfs root (a directory holding devices/ or sys/devices/) "
+			    "nor an archive",
+			    err);
+	err = umockdev_export(ctx, stdout, &st);
+	sysdev_unref(ctx);
+	if (err < 0)
+		return fail(argv[1], "export failed", err);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		return fail("stdout", "write error", -errno);
+	fprintf(stderr,
+		"%s: %s: exported %lu devices; left out %lu devices without a subsystem, %lu "
+		"names or values umockdev cannot hold, %lu unreadable files\n",
+		prog, argv[1], st.devices, st.no_subsystem, st.skipped_names, st.unreadable);
+	return 0;
+}
+
+static int cmd_import(int argc, char **argv)
+{
+	struct umockdev_stats st = {0};
+	char *buf = NULL, *archive = NULL;
+	size_t len = 0, cap = 0, alen, line = 0;
+	int in, out = -1, err, ret = 1;
+	bool created = false;
+
+	if (argc != 2 || argv[0][0] == '-' || argv[1][0] == '-') {
+		if (argc >= 1 && (argv[0][0] == '-' || (argc > 1 && argv[1][0] == '-')))
+			fprintf(stderr, "%s: import: takes no options\n", prog);
+		usage(stderr);
+		return 2;
+	}
+	in = open(argv[0], O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (in < 0)
+		return fail(argv[0], "cannot open", -errno);
+	for (;;) {
+		ssize_t r;
+
+		if (len == cap) {
+			char *nb;
+
+			if (cap >= (size_t)256 << 20) {
+				close(in);
+				free(buf);
+				return fail(argv[0], "larger than 256 MiB", 0);
+			}
+			cap = cap ? cap * 2 : 1 << 16;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				close(in);
+				free(buf);
+				return fail(argv[0], "out of memory", -ENOMEM);
+			}
+			buf = nb;
+		}
+		r = read(in, buf + len, cap - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err = -errno;
+			close(in);
+			free(buf);
+			return fail(argv[0], "cannot read", err);
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	close(in);
+	err = umockdev_to_archive(buf, len, &archive, &alen, &line, &st);
+	free(buf);
+	if (err < 0) {
+		const char *why = err == -EBADMSG ? "malformed line, or a device without SUBSYSTEM"
+				  : err == -EINVAL
+				      ? "unsafe path (not below /devices, or with . or ..)"
+				  : err == -EEXIST ? "a path that is both a file and a directory"
+						   : strerror(-err);
+
+		if (line)
+			fprintf(stderr, "%s: %s:%zu: not a umockdev recording: %s\n", prog, argv[0],
+				line, why);
+		else
+			fprintf(stderr, "%s: %s: not a umockdev recording: %s\n", prog, argv[0],
+				why);
+		return 1;
+	}
+	if (open_empty_dir(argv[1], &out, &created) != 0) {
+		free(archive);
+		return 1;
+	}
+	err = sysdev_archive_unpack_buffer(archive, alen, out, &line);
+	free(archive);
+	if (err < 0 && err != -ENOTEMPTY) {
+		rm_below(out);
+		if (created)
+			rmdir(argv[1]);
+	}
+	close(out);
+	if (err == -ENOTEMPTY)
+		return fail(argv[1], "not empty: importing needs an empty directory", 0);
+	if (err < 0)
+		return fail(argv[1], "cannot lay out the tree", err);
+	if (st.skipped_links)
+		fprintf(stderr, "%s: %s: %lu links that point outside the tree left out\n", prog,
+			argv[0], st.skipped_links);
+	ret = 0;
 	return ret;
 }
 
@@ -340,6 +503,10 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "capture") == 0)
 		return cmd_capture(argc - 1, argv + 1);
+	if (strcmp(argv[1], "export") == 0)
+		return cmd_export(argc - 2, argv + 2);
+	if (strcmp(argv[1], "import") == 0)
+		return cmd_import(argc - 2, argv + 2);
 	fprintf(stderr, "%s: %s: unknown command\n", prog, argv[1]);
 	usage(stderr);
 	return 2;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "root-archive.h"
 
 #ifndef SYSDEV_VERSION
 #define SYSDEV_VERSION "unknown"
@@ -294,10 +295,14 @@ static void usage(FILE *f)
 		"                           set it: auto, any, or microseconds\n"
 		"      --capture DIR        copy the tree (or START) into the empty DIR\n"
 		"      --diff OLD NEW       compare two sysfs roots (exit 1 when they differ)\n"
+		"      --format FORMAT      --stats: text, json or openmetrics (Prometheus);\n"
+		"                           --diff: text, json or jsonl (one change a line)\n"
 		"      --check-udev         compare the walk with libudev's enumeration\n"
 		"      --watch              one line per kernel uevent (JSON lines with -J)\n"
 		"\n"
-		"  -r, --root DIR           the sysfs root (default /sys)\n"
+		"  -r, --root ROOT          the sysfs root (default /sys): a directory holding\n"
+		"                           devices/, a system root holding sys/devices/, or\n"
+		"                           a .sysfs archive (unpacked privately, then removed)\n"
 		"  -h, --help               show this help\n"
 		"  -V, --version            show the version\n"
 		"\n"
@@ -317,6 +322,7 @@ enum {
 	OPT_DIFF,
 	OPT_CHECK_UDEV,
 	OPT_WATCH,
+	OPT_FORMAT,
 };
 
 /* Decimal digits only: no sign, no blank on either side, 0..SYSDEV_MAX_DEPTH. */
@@ -347,10 +353,12 @@ enum {
 	GIVEN_DEPTH = 1u << 5,
 	GIVEN_SUBSYSTEM = 1u << 6,
 	GIVEN_START = 1u << 7,
+	GIVEN_FORMAT = 1u << 8,
 };
 
-static const char *const given_names[] = {"--root", "--json", "--all", "--attrs",
-					   "--power", "--depth", "--subsystem", "START"};
+static const char *const given_names[] = {"--root",  "--json",      "--all",
+					   "--attrs", "--power",     "--depth",
+					   "--subsystem", "START", "--format"};
 
 struct mode {
 	const char *name;
@@ -412,6 +420,7 @@ int main(int argc, char **argv)
 		{"diff", no_argument, NULL, OPT_DIFF},
 		{"check-udev", no_argument, NULL, OPT_CHECK_UDEV},
 		{"watch", no_argument, NULL, OPT_WATCH},
+		{"format", required_argument, NULL, OPT_FORMAT},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{0},
@@ -423,11 +432,11 @@ int main(int argc, char **argv)
 	static const struct mode parents = {"--parents",
 					    GIVEN_ROOT | GIVEN_JSON | GIVEN_ATTRS | GIVEN_POWER};
 	static const struct mode explain = {"--explain", GIVEN_ROOT | GIVEN_JSON};
-	static const struct mode stats = {"--stats", GIVEN_ROOT | GIVEN_JSON};
+	static const struct mode stats = {"--stats", GIVEN_ROOT | GIVEN_JSON | GIVEN_FORMAT};
 	static const struct mode get_lt = {"--get-latency-tolerance", GIVEN_ROOT | GIVEN_JSON};
 	static const struct mode set_lt = {"--set-latency-tolerance", GIVEN_ROOT};
 	static const struct mode capture = {"--capture", GIVEN_ROOT | GIVEN_START};
-	static const struct mode diff_mode = {"--diff", GIVEN_JSON | GIVEN_ATTRS};
+	static const struct mode diff_mode = {"--diff", GIVEN_JSON | GIVEN_ATTRS | GIVEN_FORMAT};
 	static const struct mode check_udev = {"--check-udev", GIVEN_ROOT | GIVEN_JSON | GIVEN_ALL};
 	static const struct mode watch = {"--watch", GIVEN_JSON | GIVEN_SUBSYSTEM};
 	const struct mode *mode = &tree;
@@ -544,6 +553,10 @@ int main(int argc, char **argv)
 			mode = &diff_mode;
 			modes++;
 			break;
+		case OPT_FORMAT:
+			o.format = optarg;
+			given |= GIVEN_FORMAT;
+			break;
 		case OPT_CHECK_UDEV:
 			o.check_udev = true;
 			mode = &check_udev;
@@ -615,6 +628,26 @@ int main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	if (o.format) {
+		/* each mode has its own formats; text and json are the plain and --json ones */
+		bool ok = strcmp(o.format, "text") == 0 || strcmp(o.format, "json") == 0 ||
+			  (mode == &stats && strcmp(o.format, "openmetrics") == 0) ||
+			  (mode == &diff_mode && strcmp(o.format, "jsonl") == 0);
+
+		if (!ok) {
+			warnx_("--format", "'%s' is not a format of %s: expected text, json or %s",
+			       o.format, mode->name, mode == &stats ? "openmetrics" : "jsonl");
+			fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
+			return EXIT_USAGE;
+		}
+		if (o.json && strcmp(o.format, "json") != 0) {
+			warnx_("--json", "cannot be used with --format=%s", o.format);
+			fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
+			return EXIT_USAGE;
+		}
+		if (strcmp(o.format, "json") == 0)
+			o.json = true;
+	}
 	if (o.set_lt_value && sysdev_parse_latency_tolerance(o.set_lt_value, NULL) < 0) {
 		warnx_(o.set_lt_value,
 		       "invalid latency tolerance: expected auto, any, or a number of "
@@ -631,6 +664,13 @@ int main(int argc, char **argv)
 	}
 	raise_fd_limit();
 
+	/* an archive as a root: unpacked privately, removed on every exit */
+	o.diff_old_label = o.diff_old;
+	o.diff_new_label = o.diff_new;
+	if (root_prepare(program_name, &o.root) < 0 ||
+	    (o.diff_old && (root_prepare(program_name, &o.diff_old) < 0 ||
+			    root_prepare(program_name, &o.diff_new) < 0)))
+		return EXIT_RUNTIME;
 	if (o.diff_old) {
 		ret = cmd_diff(&o);
 		return stdout_closed ? 0 : ret;
@@ -644,7 +684,9 @@ int main(int argc, char **argv)
 		warn_root(root, err);
 		return EXIT_RUNTIME;
 	}
-	if (o.stats)
+	if (o.stats && o.format && strcmp(o.format, "openmetrics") == 0)
+		ret = cmd_stats_openmetrics(ctx, &o);
+	else if (o.stats)
 		ret = cmd_stats(ctx, &o);
 	else if (o.parents)
 		ret = cmd_parents(ctx, &o);

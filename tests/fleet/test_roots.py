@@ -1,0 +1,267 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""--root in its three forms, the archive's private directory, and --diff --format=jsonl.
+
+- a directory holding devices/, a system root holding sys/devices/ (as
+  lsblk --sysroot takes) and a .sysfs archive give the same walk;
+- an archive is unpacked under $TMPDIR and nothing is left there after an
+  error, SIGINT, SIGTERM, SIGHUP, a closed pipe, or a worker killed outright;
+  the exit status is the worker's (or its signal);
+- the library installs no signal handler (strace: only the CLI's SIGPIPE
+  ignore when the root is a directory);
+- --diff OLD NEW --format=jsonl prints one object per change, checked
+  against hand-written expectations, also with archives as OLD and NEW;
+- options that do not apply are refused with exit 2.
+
+Usage: test_roots.py SYSDEV_TREE SYSDEV_FIXTURE FIXTURES_DIR
+"""
+import fcntl
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+from common import check, run, finish, sysfs_oracle  # noqa: E402
+import mktree  # noqa: E402
+
+TREE, FIXTURE, FIXTURES = sys.argv[1:4]
+F_SETPIPE_SZ = 1031
+
+
+def without_sysfs(text):
+    doc = json.loads(text)
+    doc.pop("sysfs", None)
+    return doc
+
+
+def env_tmp(tmpdir):
+    return dict(os.environ, TMPDIR=tmpdir)
+
+
+def children(pid):
+    try:
+        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+            return [int(x) for x in f.read().split()]
+    except OSError:
+        return []
+
+
+def blocked_run(args, tmpdir):
+    """Start sysdev-tree writing into a 4 KiB pipe nobody reads; return when it is
+    blocked on the full pipe (the archive is unpacked by then)."""
+    r, w = os.pipe()
+    fcntl.fcntl(w, F_SETPIPE_SZ, 4096)
+    proc = subprocess.Popen(args, stdout=w, stderr=subprocess.PIPE, env=env_tmp(tmpdir),
+                            start_new_session=True)
+    os.close(w)
+    deadline = time.monotonic() + 120
+    buf = bytearray(4)
+    while time.monotonic() < deadline:
+        fcntl.ioctl(r, termios.FIONREAD, buf)
+        if int.from_bytes(buf, sys.byteorder) >= 4096 or proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    return proc, r
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="sysdev-roots.")
+    tmpdir = os.path.join(tmp, "tmpdir")
+    os.mkdir(tmpdir)
+    big = os.path.join(FIXTURES, "qemu-q35.sysfs")
+    try:
+        # --- the three forms of --root
+        plain = os.path.join(tmp, "plain")
+        rc, _, err = run(FIXTURE, "unpack", big, plain)
+        check("unpack the q35 fixture", rc == 0, err)
+        sysroot = os.path.join(tmp, "sysroot")
+        os.makedirs(os.path.join(sysroot, "etc"))
+        rc, _, err = run(FIXTURE, "unpack", big, os.path.join(sysroot, "sys"))
+        check("lay out a system root (ROOT/sys)", rc == 0, err)
+        rc, ref, err = run(TREE, "--root", plain, "--json", "--all")
+        check("--root DIR: exit 0", rc == 0, err)
+        rc, out, err = run(TREE, "--root", sysroot, "--json", "--all")
+        check("--root SYSROOT: exit 0", rc == 0, err)
+        check("--root SYSROOT walks ROOT/sys: the same JSON",
+              rc == 0 and without_sysfs(out) == without_sysfs(ref))
+        check("--root SYSROOT names ROOT/sys as the sysfs root",
+              rc == 0 and json.loads(out).get("sysfs") == sysroot + "/sys", json.loads(out).get("sysfs") if rc == 0 else err)
+        rc, out, err = run(TREE, "--root", sysroot, "-s", "block")
+        out = "\n".join(line.split()[0] for line in out.splitlines())
+        want = sorted(p for p, n in sysfs_oracle.classify(plain).items()
+                      if n["kind"] == "device" and n["subsystem"] == "block")
+        check("--root SYSROOT -s block lists the block devices of ROOT/sys",
+              rc == 0 and sorted(out.split()) == want, (out, want, err))
+        rc, out, err = run(TREE, "--root", sysroot, "/sys/devices/pci0000:00", "--depth", "0")
+        check("--root SYSROOT takes a /sys/... START", rc == 0 and "pci0000:00" in out, err)
+        rc, out, err = run(TREE, "--root", big, "--json", "--all", env=env_tmp(tmpdir))
+        check("--root ARCHIVE: exit 0", rc == 0, err)
+        check("--root ARCHIVE: the same JSON as the unpacked tree",
+              rc == 0 and without_sysfs(out) == without_sysfs(ref))
+        check("--root ARCHIVE leaves nothing in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
+        empty = os.path.join(tmp, "empty")
+        os.makedirs(os.path.join(empty, "sys"))
+        rc, out, err = run(TREE, "--root", empty)
+        check("a directory with neither devices/ nor sys/devices/: exit 1, one line",
+              rc == 1 and err.count("\n") == 1 and "not a sysfs root" in err, err)
+
+        # --- errors leave nothing behind
+        bad = os.path.join(tmp, "bad.sysfs")
+        with open(bad, "w") as f:
+            f.write("sysdev-archive 1\nd 0755 \"devices\"\nthis is not an entry\n")
+        rc, out, err = run(TREE, "--root", bad, env=env_tmp(tmpdir))
+        check("a malformed archive: exit 1, one line naming the line",
+              rc == 1 and err.count("\n") == 1 and "bad.sysfs:3" in err, err)
+        check("a malformed archive leaves nothing in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
+        rc, out, err = run(TREE, "--root", big, "/devices/no-such-device", env=env_tmp(tmpdir))
+        check("an archive and a START that is not there: exit 1", rc == 1, err)
+        check("... leaves nothing in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
+        rc, out, err = run(TREE, "--root", big, "--stats", "--format=jsonl", env=env_tmp(tmpdir))
+        check("bad usage with an archive: exit 2 before unpacking", rc == 2, err)
+        check("... leaves nothing in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
+        rc, out, err = run(TREE, "--root", bad, "--root", big, "--parents", "block:vda",
+                           env=env_tmp(tmpdir))
+        check("the last --root wins: block:vda found in the archive", rc == 0 and "vda" in out, err)
+        check("... leaves nothing in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
+
+        # --- signals and a closed pipe: a small archive whose --attrs output fills a pipe
+        sigtree = os.path.join(tmp, "sigtree")
+        mktree.article(sigtree)
+        for i in range(300):
+            mktree.file(sigtree, "devices/platform/omap_i2c.2/attr%03d" % i, "value %d\n" % i)
+        sigarchive = os.path.join(tmp, "sig.sysfs")
+        with open(sigarchive, "w") as f:
+            subprocess.run([FIXTURE, "pack", sigtree], stdout=f, check=True)
+        args = [TREE, "--root", sigarchive, "--all", "--attrs"]
+        for sig, group in ((signal.SIGTERM, False), (signal.SIGINT, False), (signal.SIGINT, True),
+                           (signal.SIGHUP, False)):
+            label = "%s to the %s" % (signal.Signals(sig).name, "process group" if group else "program")
+            proc, r = blocked_run(args, tmpdir)
+            check(label + ": still running, blocked on the pipe", proc.poll() is None)
+            check(label + ": the archive is unpacked in $TMPDIR while it runs",
+                  len(os.listdir(tmpdir)) == 1, os.listdir(tmpdir))
+            if group:
+                os.killpg(proc.pid, sig)
+            else:
+                os.kill(proc.pid, sig)
+            rc = proc.wait(timeout=60)
+            os.close(r)
+            check(label + ": the program ends by that signal", rc == -sig, rc)
+            check(label + ": nothing left in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
+        proc, r = blocked_run(args, tmpdir)
+        kids = children(proc.pid)
+        check("the worker is a child of the guard", len(kids) == 1, kids)
+        for k in kids:
+            os.kill(k, signal.SIGKILL)
+        rc = proc.wait(timeout=60)
+        os.close(r)
+        check("a worker killed outright: the program ends by SIGKILL", rc == -signal.SIGKILL, rc)
+        check("a worker killed outright: nothing left in $TMPDIR", os.listdir(tmpdir) == [],
+              os.listdir(tmpdir))
+        proc, r = blocked_run(args, tmpdir)
+        os.read(r, 100)
+        os.close(r)  # the reader goes away, as | head does
+        rc = proc.wait(timeout=60)
+        check("a closed pipe: exit 0, as without an archive", rc == 0, (rc, proc.stderr.read()))
+        check("a closed pipe: nothing left in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
+
+        # --- the library installs no signal handler
+        if shutil.which("strace"):
+            # (LeakSanitizer cannot run under ptrace: off for this run of a sanitizer build)
+            env = dict(os.environ, ASAN_OPTIONS=(os.environ.get("ASAN_OPTIONS", "") +
+                                                 ":detect_leaks=0").lstrip(":"))
+            p = subprocess.run(["strace", "-f", "-e", "trace=rt_sigaction", TREE, "--root", plain,
+                                "--stats"], capture_output=True, env=env)
+            # (a sanitizer runtime installs its own for SIGSEGV and the like: not ours)
+            watched = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGCHLD", "SIGPIPE", "SIGUSR1")
+            calls = [line for line in p.stderr.decode().splitlines()
+                     if any("rt_sigaction(%s, {" % w in line for w in watched)]  # sets one
+            bad = [c for c in calls if not ("SIGPIPE" in c and "SIG_IGN" in c)]
+            check("a directory root: no handler for SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD "
+                  "(only SIGPIPE ignored)", p.returncode == 0 and not bad, calls)
+        else:
+            check("strace is installed", False)
+
+        # --- --diff --format=jsonl, hand-written expectations
+        old = os.path.join(tmp, "old")
+        new = os.path.join(tmp, "new")
+        mktree.article(old)
+        mktree.article(new)
+        c = "devices/platform/omap_i2c.2/i2c-2/2-0045"
+        shutil.rmtree(os.path.join(new, c, "ep_00"))  # removed
+        mktree.device(new, "/devices/virtual/net/eth9", "class:net", None, "INTERFACE=eth9\n")  # added
+        os.unlink(os.path.join(new, c, "driver"))  # driver changed
+        os.makedirs(os.path.join(new, "bus/i2c/drivers/other"))
+        os.symlink("../../../../../bus/i2c/drivers/other", os.path.join(new, c, "driver"))
+        with open(os.path.join(new, c, "name"), "w") as f:
+            f.write("tca6508\n")  # an attribute changed
+        expect = [
+            {"what": "changed", "devpath": "/" + c, "field": "driver",
+             "old": "leds-tca6507", "new": "other"},
+            {"what": "removed", "devpath": "/" + c + "/ep_00",
+             "old": {"subsystem": None, "driver": None, "devnum": None}, "new": None},
+            {"what": "added", "devpath": "/devices/virtual/net/eth9", "old": None,
+             "new": {"subsystem": "net", "driver": None, "devnum": None}},
+        ]
+        rc, out, err = run(TREE, "--diff", old, new, "--format=jsonl")
+        lines = out.splitlines()
+        try:
+            got = [json.loads(line) for line in lines]
+        except ValueError as e:
+            got = str(e)
+        check("--diff --format=jsonl: exit 1 (they differ)", rc == 1, err)
+        check("--diff --format=jsonl: one JSON object a line, the hand-written changes",
+              got == expect, got)
+        rc, out, err = run(TREE, "--diff", old, new, "--format=jsonl", "--attrs")
+        got = [json.loads(line) for line in out.splitlines()] if rc == 1 else err
+        want_attr = {"what": "changed", "devpath": "/" + c, "field": "attribute", "name": "name",
+                     "old": "tca6507", "new": "tca6508"}
+        check("--diff --format=jsonl --attrs adds the attribute change",
+              isinstance(got, list) and want_attr in got and len(got) == 4, got)
+        rc, out, err = run(TREE, "--diff", old, old, "--format=jsonl")
+        check("--diff --format=jsonl of a tree with itself: nothing, exit 0", rc == 0 and out == "", (rc, out, err))
+        # archives as OLD and NEW
+        olda = os.path.join(tmp, "old.sysfs")
+        newa = os.path.join(tmp, "new.sysfs")
+        for d, a in ((old, olda), (new, newa)):
+            with open(a, "w") as f:
+                subprocess.run([FIXTURE, "pack", d], stdout=f, check=True)
+        rc, out, err = run(TREE, "--diff", olda, newa, "--format=jsonl", env=env_tmp(tmpdir))
+        got = [json.loads(line) for line in out.splitlines()] if rc == 1 else err
+        check("--diff ARCHIVE ARCHIVE --format=jsonl: the same changes", got == expect, got)
+        check("... leaves nothing in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
+        rc, out, err = run(TREE, "--diff", olda, newa, "--json", env=env_tmp(tmpdir))
+        check("--diff ARCHIVE ARCHIVE --json names the archives as typed",
+              rc == 1 and json.loads(out)["old"] == olda and json.loads(out)["new"] == newa, err)
+
+        # --- options that do not apply: exit 2
+        for args, why in (
+                (["--format=openmetrics"], "--format without a mode"),
+                (["--stats", "--format=jsonl"], "jsonl is not a format of --stats"),
+                (["--stats", "--format=xml"], "unknown format"),
+                (["--stats", "--format=openmetrics", "--json"], "--json with openmetrics"),
+                (["--diff", old, new, "--format=openmetrics"], "openmetrics is not a format of --diff"),
+                (["--diff", old, new, "--format=jsonl", "--json"], "--json with jsonl"),
+                (["--parents", "block:sda", "--format=json"], "--format with --parents"),
+                (["--check-udev", "--format=jsonl"], "--format with --check-udev"),
+                (["--diff", old, new, "--root", old], "--root with --diff"),
+                (["--format"], "--format without a value")):
+            rc, out, err = run(TREE, "--root", old, *args) if "--diff" not in args else run(TREE, *args)
+            check("refused with exit 2: " + why, rc == 2 and out == "" and err, (rc, out, err))
+        rc, out, err = run(TREE, "--root", old, "--stats", "--format=json")
+        check("--stats --format=json is --stats --json", rc == 0 and json.loads(out)["kinds"]["device"] == 13, err)
+        rc, out, err = run(TREE, "--root", old, "--stats", "--format=text")
+        check("--stats --format=text is --stats", rc == 0 and out.startswith("Sysfs root:"), err)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    finish()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifndef SYSDEV_ROOT_ARCHIVE_H
+#define SYSDEV_ROOT_ARCHIVE_H
+
+/*
+ * If *@root names a regular file, unpack it as a sysfs archive into the
+ * program's private directory and point *@root at the tree (a malloc'd
+ * string that lives as long as the program).  The first archive starts the
+ * guard that removes the directory on every exit (see root-archive.c).
+ * Returns 1 (unpacked), 0 (not a file: left as it is), or -1 after one
+ * line on stderr: the caller exits 1.
+ */
+int root_prepare(const char *prog, const char **root);
+/* The private directory, or NULL when no archive was unpacked. */
+const char *root_private_dir(void);
+
+#endif
