@@ -25,6 +25,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -36,7 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_LIST = os.path.join(HERE, "mutants.txt")
 EXCLUDED_SUITES = ("qemu", "machines", "valgrind", "bench")
 # cheap suites first: most mutants die there
-STAGE_ORDER = ("unit", "fuzz", "cli", "reference", "udev", "hostile", "fixtures")
+STAGE_ORDER = ("unit", "fuzz", "compare", "reference", "cli", "udev", "hostile", "fixtures")
 
 
 class Mutant:
@@ -293,6 +294,8 @@ def main():
     ap.add_argument("--stage-timeout", type=int, default=900)
     ap.add_argument("--keep", action="store_true", help="keep a scratch directory made here")
     args = ap.parse_args()
+    # SIGTERM as SIGINT: the mutated file is restored on the way out
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
 
     repo = git(HERE, "rev-parse", "--show-toplevel").strip()
     mutants, errors = parse_list(args.mutants)
