@@ -150,8 +150,8 @@ def layout():
     f(u + "/1-0:1.0/usbmisc/hiddev0/dev", "180:0\n")
     ln("dev/char/180:0", "../../" + u + "/1-0:1.0/usbmisc/hiddev0")
     dev(u + "/ep_00", None, None, "DEVTYPE=usb_endpoint\n", status=None)
-    # MAJOR/MINOR that are not decimal: no devnum
-    dev(x + "/oddnum", "bus:pci", None, "MAJOR=0x10\nMINOR=1\n")
+    # a MAJOR that is no number: no devnum (libudev agrees)
+    dev(x + "/oddnum", "bus:pci", None, "MAJOR=ten\nMINOR=1\n")
 
     # platform: serial port with a tty, an empty leds class-dir under a device
     dev("devices/platform")
