@@ -12,6 +12,7 @@ sysdev-tree whose "libudev" reads the enumeration written below.
 """
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -124,6 +125,20 @@ def case_diff(exe, gen):
             check([c.get("path") for c in doc.get("removed", [])] == added and
                   [c.get("path") for c in doc.get("added", [])] == removed,
                   "--diff %s reversed: exit %d, %r" % (what, rc, out[:300]))
+
+        # a walk that could not read everything proves nothing: exit 2, a line a root
+        # (out of file descriptors here: no privileges needed to provoke it)
+        def few_fds():
+            resource.setrlimit(resource.RLIMIT_NOFILE, (9, 9))
+        for other in (a, b):
+            r = subprocess.run([exe, "--diff", a, other], capture_output=True, timeout=60,
+                               preexec_fn=few_fds)
+            lines = r.stderr.splitlines()
+            check(r.returncode == 2 and 1 <= len(lines) <= 2 and  # a line per root read short
+                  all(b"EMFILE" in ln for ln in lines),
+                  "--diff with 9 descriptors (%s): exit %d, stderr %r" % (
+                      "same trees" if other == a else "trees that differ", r.returncode,
+                      r.stderr[-300:]))
 
         # no change: empty, exit 0
         b = os.path.join(tmp, "b")
