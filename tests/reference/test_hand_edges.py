@@ -96,6 +96,19 @@ def main():
         # --json --all
         doc = js(tree, root, "--json", "--all")
         nodes = flatten(doc["nodes"][0], {}) if doc else {}
+        # every directory exactly once, in pre-order with siblings bytewise by name
+        order = []
+
+        def preorder(n):
+            order.append(n["path"])
+            for c in n.get("children", []):
+                preorder(c)
+        if doc:
+            preorder(doc["nodes"][0])
+        want_order = sorted(H.EXPECTED, key=lambda p: [c.encode("utf-8") for c in p.split("/")])
+        check(order == want_order, "--json --all: not every directory once in bytewise "
+              "pre-order: %d listed, %d distinct, %d by hand" % (len(order), len(set(order)),
+                                                                len(want_order)))
         check(sorted(nodes) == sorted(H.EXPECTED),
               "--json --all lists %s, by hand %s" % (
                   sorted(set(map(ascii, nodes)) ^ set(map(ascii, H.EXPECTED))), "the rest"))
