@@ -41,6 +41,21 @@ struct sysdev *sysdev_unref(struct sysdev *ctx);
 const char *sysdev_get_root(const struct sysdev *ctx);
 /* A directory descriptor for the root, owned by the context. */
 int sysdev_get_root_fd(const struct sysdev *ctx);
+/*
+ * Resolve a path that a person typed to a path inside the tree, relative to
+ * the root with a leading slash ("/devices/virtual/net/lo", "/bus/pci", "/"
+ * for the root itself).  @path is a devpath ("/devices/..."), an absolute
+ * path through the root (however the root was spelled: "/sys/class/net/lo",
+ * "/tmp//x/devices/..."), a path relative to the current directory, or, for
+ * a captured tree, a syspath of the system it came from ("/sys/...").
+ * Resolved as realpath(1) does: symbolic links followed, ".." applied to
+ * what they point to; a link or ".." that leaves the root is refused.
+ * Returns 0 and a malloc'd string in *@resolved, or -ENOENT (nothing
+ * there), -ENOTDIR (a file on the way), -EXDEV (outside the root), -ELOOP,
+ * -ENAMETOOLONG, -EINVAL (empty), -ENOMEM.
+ */
+int sysdev_resolve_path(struct sysdev *ctx, const char *path, char **resolved);
+
 /* Whether @name is an entry of S/class or of S/bus (read once at open). */
 bool sysdev_is_class_name(const struct sysdev *ctx, const char *name);
 bool sysdev_is_bus_name(const struct sysdev *ctx, const char *name);
@@ -49,16 +64,17 @@ bool sysdev_is_bus_name(const struct sysdev *ctx, const char *name);
 /* Kinds and enums                                                     */
 /* ------------------------------------------------------------------ */
 
-/* What a directory under S/devices is (SPEC section 2). */
+/* What a directory under S/devices is (sysdev(7)). */
 enum sysdev_kind {
 	SYSDEV_KIND_ROOT = 0,    /* S/devices itself */
 	SYSDEV_KIND_CONTAINER,   /* not below a device: devices/virtual, ... */
 	SYSDEV_KIND_DEVICE,      /* holds a regular file "uevent" */
 	SYSDEV_KIND_CLASS_DIR,   /* class grouping directory */
 	SYSDEV_KIND_ATTR_GROUP,  /* any other directory below a device */
+	SYSDEV_KIND_UNKNOWN,     /* could not be read, and no uevent file seen: undecidable */
 	_SYSDEV_KIND_MAX,
 };
-/* "root", "container", "device", "class-dir", "attr-group" */
+/* "root", "container", "device", "class-dir", "attr-group", "unknown" */
 const char *sysdev_kind_to_string(enum sysdev_kind kind);
 
 enum sysdev_subsystem_kind {
@@ -95,8 +111,17 @@ enum sysdev_kind sysdev_node_get_kind(const struct sysdev_node *node);
 unsigned sysdev_node_get_depth(const struct sysdev_node *node);
 /* An open descriptor of the directory (read-only, O_DIRECTORY), or -1. */
 int sysdev_node_get_dirfd(const struct sysdev_node *node);
-/* 0, or the negative errno that kept the directory from being read. */
+/*
+ * 0, or the negative errno that kept the directory from being read.  Such a
+ * node is SYSDEV_KIND_UNKNOWN, unless a regular uevent file could still be
+ * seen in it (search permission without read): then it is a device.
+ */
 int sysdev_node_get_error(const struct sysdev_node *node);
+/*
+ * Whether the node has subdirectories that the walk would have reported but
+ * did not enter: @max_depth (or SYSDEV_MAX_DEPTH) stopped it there.
+ */
+bool sysdev_node_is_truncated(const struct sysdev_node *node);
 /*
  * With SYSDEV_WALK_SIBLINGS: false when no later sibling will be reported
  * (for drawing trees).  Without the flag, false only for the last directory
@@ -115,7 +140,10 @@ enum sysdev_placement sysdev_node_get_placement(const struct sysdev_node *node);
 /*
  * From the uevent file: "MAJOR:MINOR", DEVTYPE, DEVNAME, or NULL.  The file
  * is read for every device with SYSDEV_WALK_UEVENT, otherwise only for
- * devices that have a "dev" attribute (the others have no device number).
+ * devices that have a "dev" attribute.  The device number and DEVNAME
+ * belong to devices with a "dev" attribute only (the kernel writes both
+ * exactly when it gives a device a number): a uevent that names them
+ * without one is not believed, so every output shows the same fields.
  */
 const char *sysdev_node_get_devnum(const struct sysdev_node *node);
 const char *sysdev_node_get_devtype(const struct sysdev_node *node);
@@ -176,7 +204,7 @@ int sysdev_walk(struct sysdev *ctx, const char *start, unsigned flags, int max_d
 		struct sysdev_walk_stats *stats);
 
 /*
- * Classify one directory (devpath under /devices) by the SPEC's rules.
+ * Classify one directory (devpath under /devices) by the rules of sysdev(7).
  * Returns a kind (>= 0) or a negative errno.
  */
 int sysdev_classify(struct sysdev *ctx, const char *devpath);
@@ -195,7 +223,7 @@ int sysdev_explain(struct sysdev *ctx, const char *devpath, char *buf, size_t si
 struct sysdev_device;
 
 /*
- * Look up a device by any form of SPEC section 6: a syspath ("/sys/devices/.."
+ * Look up a device by any form sysdev-tree(1) accepts: a syspath ("/sys/devices/.."
  * or the context's root followed by "/devices/.."), a devpath
  * ("/devices/..."), "SUBSYSTEM:NAME", or a device node ("/dev/vda").
  * Symbolic links inside the root are resolved ("/sys/class/net/lo" works).
@@ -262,6 +290,7 @@ enum sysdev_latency_tolerance_kind {
 	SYSDEV_LT_AUTO,       /* "auto": the hardware may choose */
 	SYSDEV_LT_ANY,        /* "any": no requirement, hardware must not choose */
 	SYSDEV_LT_VALUE,      /* a number of microseconds */
+	SYSDEV_LT_INVALID,    /* present, but unreadable or not auto, any or a number */
 };
 
 /* The largest value the kernel accepts (S32_MAX, also PM_QOS_LATENCY_ANY). */
@@ -283,7 +312,10 @@ struct sysdev_power {
 	int no_power_off;                /* -1 absent, else 0/1 */
 	enum sysdev_latency_tolerance_kind lt_kind;
 	int32_t lt_us;                   /* with SYSDEV_LT_VALUE */
-	unsigned char reserved[64];
+	int lt_error;                    /* with SYSDEV_LT_INVALID: -EBADMSG (unparseable),
+					    -EBADFD (not a regular file), -EACCES, ... */
+	char lt_text[24];                /* with -EBADMSG: what the file holds (cut) */
+	unsigned char reserved[32];
 };
 
 /* Parse the device's power/ group.  Returns 0, -ENOENT if no power/ at all. */
@@ -293,20 +325,23 @@ int sysdev_node_get_power(const struct sysdev_node *node, struct sysdev_power *p
 
 /*
  * Read the latency tolerance alone: returns SYSDEV_LT_AUTO/ANY/VALUE with
- * *@us set, or -EOPNOTSUPP when the device lacks the attribute.
+ * *@us set, or -EOPNOTSUPP when the device lacks the attribute, -EBADFD when
+ * it is not a regular file (a directory, a FIFO), -EBADMSG when it holds
+ * neither auto, any nor a number, or the errno of the read.
  */
 int sysdev_device_get_latency_tolerance(struct sysdev_device *dev, int32_t *us);
 
 /*
  * Set the user latency-tolerance request: "auto", "any" or microseconds.
  * Refuses invalid values before writing (-EINVAL).  -EOPNOTSUPP: the device
- * has no pm_qos_latency_tolerance_us; -EACCES/-EPERM: not allowed; other
- * negative errno values come from the kernel's write.
+ * has no pm_qos_latency_tolerance_us; -EBADFD: it is not a regular file;
+ * -EACCES/-EPERM: not allowed; other negative errno values come from the
+ * kernel's write.
  */
 int sysdev_device_set_latency_tolerance(struct sysdev_device *dev, const char *value);
 
 /* ------------------------------------------------------------------ */
-/* The article's measurements (SPEC section 4)                         */
+/* The article's measurements (sysdev(7))                              */
 /* ------------------------------------------------------------------ */
 
 struct sysdev_stats;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The rules of SPEC section 2: what each directory under S/devices is. */
+/* The rules of sysdev(7): what each directory under S/devices is. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -18,13 +18,16 @@ bool classify_is_class_candidate(const struct classify_facts *f)
 	       (f->parent_is_device || f->parent_is_virtual);
 }
 
-/* The rules, in the SPEC's order. */
+/* The rules, in the order sysdev(7) gives. */
 enum sysdev_kind classify_decide(const struct classify_facts *f)
 {
 	if (f->is_root)
 		return SYSDEV_KIND_ROOT;
 	if (f->has_uevent)
 		return SYSDEV_KIND_DEVICE;
+	/* every rule below looks at the directory's entries, or at what it is not */
+	if (f->unreadable)
+		return SYSDEV_KIND_UNKNOWN;
 	if (classify_is_class_candidate(f) && (f->empty || f->has_device_child))
 		return SYSDEV_KIND_CLASS_DIR;
 	if (f->below_device)

@@ -125,6 +125,7 @@ _public_ const char *sysdev_kind_to_string(enum sysdev_kind kind)
 		[SYSDEV_KIND_DEVICE] = "device",
 		[SYSDEV_KIND_CLASS_DIR] = "class-dir",
 		[SYSDEV_KIND_ATTR_GROUP] = "attr-group",
+		[SYSDEV_KIND_UNKNOWN] = "unknown",
 	};
 
 	if ((unsigned)kind >= ARRAY_SIZE(names))

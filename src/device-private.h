@@ -16,6 +16,7 @@ struct sysdev_device {
 	enum sysdev_subsystem_kind subsystem_kind;
 	char *driver;
 	struct uevent uevent;
+	bool has_dev;            /* a regular "dev" attribute: the device has a number */
 	char *link_value;        /* last answer of sysdev_device_get_link() */
 	/* attributes.c, filled on first use */
 	bool listed;

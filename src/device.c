@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Device objects: one device looked up by any of SPEC section 6's forms. */
+/* Device objects: one device looked up by any of the forms of sysdev-tree(1)'s DEVICES. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -93,108 +93,13 @@ _public_ int sysdev_device_new_from_devpath(struct sysdev *ctx, const char *devp
 		free(target);
 	}
 	dev->driver = link_name_at(dev->fd, "driver");
+	dev->has_dev = fstatat(dev->fd, "dev", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
 	err = uevent_read_at(&dev->uevent, dev->fd);
 	if (err == -ENOMEM) {
 		sysdev_device_unref(dev);
 		return err;
 	}
 	*out = dev;
-	return 0;
-}
-
-/*
- * Resolve @path (relative to the root, leading slash) following symbolic
- * links lexically, never leaving the root.  Returns a malloc'd path.
- */
-static int resolve_in_root(struct sysdev *ctx, const char *path, char **out)
-{
-	char *cur = path_normalize(path);
-	int links = 0;
-
-	if (!cur)
-		return -EXDEV;
-	for (;;) {
-		size_t len = strlen(cur), pos = 0;
-		bool changed = false;
-
-		while (pos < len) {
-			size_t end = pos + 1 + strcspn(cur + pos + 1, "/");
-			char *prefix = strndup(cur + 1, end - 1), *target, *joined, *res;
-			int err;
-
-			if (!prefix) {
-				free(cur);
-				return -ENOMEM;
-			}
-			if (end - 1 >= PATH_MAX) {
-				free(prefix);
-				free(cur);
-				return -ENAMETOOLONG;
-			}
-			err = readlink_alloc(ctx->root_fd, prefix, &target);
-			if (err < 0) {
-				free(prefix);
-				if (err == -EINVAL) { /* not a link: next component */
-					pos = end;
-					continue;
-				}
-				free(cur);
-				return err == -ENOTDIR ? -ENOENT : err;
-			}
-			if (++links > 40) {
-				free(prefix);
-				free(target);
-				free(cur);
-				return -ELOOP;
-			}
-			/* the link lives in the directory above prefix */
-			{
-				char *slash = strrchr(prefix, '/');
-				char *dir;
-
-				if (slash)
-					*slash = '\0';
-				dir = malloc(strlen(prefix) + 2);
-				if (!dir) {
-					free(prefix);
-					free(target);
-					free(cur);
-					return -ENOMEM;
-				}
-				sprintf(dir, "/%s", slash ? prefix : "");
-				if (!slash)
-					dir[1] = '\0';
-				res = resolve_link_target(ctx->root, strcmp(dir, "/") ? dir : "", target);
-				if (!res && target[0] == '/' && strncmp(target, "/sys/", 5) == 0)
-					res = path_normalize(target + 4);
-				free(dir);
-			}
-			free(prefix);
-			free(target);
-			if (!res) {
-				free(cur);
-				return -EXDEV;
-			}
-			joined = malloc(strlen(res) + strlen(cur + end) + 2);
-			if (!joined) {
-				free(res);
-				free(cur);
-				return -ENOMEM;
-			}
-			sprintf(joined, "%s%s", strcmp(res, "/") ? res : "", cur + end);
-			free(res);
-			free(cur);
-			cur = path_normalize(joined[0] ? joined : "/");
-			free(joined);
-			if (!cur)
-				return -EXDEV;
-			changed = true;
-			break;
-		}
-		if (!changed)
-			break;
-	}
-	*out = cur;
 	return 0;
 }
 
@@ -260,7 +165,6 @@ _public_ int sysdev_device_new(struct sysdev *ctx, const char *spec, struct sysd
 {
 	char *devpath = NULL;
 	const char *colon;
-	size_t rlen;
 	int err;
 
 	if (!ctx || !spec || !out)
@@ -268,22 +172,10 @@ _public_ int sysdev_device_new(struct sysdev *ctx, const char *spec, struct sysd
 	*out = NULL;
 	if (!*spec || strlen(spec) > 64 * 1024)
 		return -EINVAL;
-	rlen = strlen(ctx->root);
 	if (strncmp(spec, "/dev/", 5) == 0 && spec[5]) {
 		err = lookup_devnode(ctx, spec, &devpath);
 	} else if (spec[0] == '/') {
-		const char *rel;
-
-		if (strcmp(ctx->root, "/") != 0 && strncmp(spec, ctx->root, rlen) == 0 &&
-		    (spec[rlen] == '/' || spec[rlen] == '\0'))
-			rel = spec + rlen;
-		else if (strncmp(spec, "/sys/", 5) == 0 || strcmp(spec, "/sys") == 0)
-			rel = spec + 4;
-		else if (strncmp(spec, "/devices", 8) == 0 && (spec[8] == '/' || spec[8] == '\0'))
-			rel = spec;
-		else
-			return -EXDEV;
-		err = resolve_in_root(ctx, *rel ? rel : "/", &devpath);
+		err = sysdev_resolve_path(ctx, spec, &devpath);
 	} else if ((colon = strchr(spec, ':')) && colon != spec && colon[1]) {
 		/* SUBSYSTEM:NAME, through S/class or S/bus/.../devices */
 		char *sub = strndup(spec, (size_t)(colon - spec)), *path = NULL;
@@ -391,7 +283,7 @@ _public_ enum sysdev_placement sysdev_device_get_placement(const struct sysdev_d
 
 _public_ const char *sysdev_device_get_devnum(const struct sysdev_device *dev)
 {
-	return dev && dev->uevent.devnum[0] ? dev->uevent.devnum : NULL;
+	return dev && dev->has_dev && dev->uevent.devnum[0] ? dev->uevent.devnum : NULL;
 }
 
 _public_ const char *sysdev_device_get_property(const struct sysdev_device *dev, const char *key)
@@ -406,7 +298,7 @@ _public_ const char *sysdev_device_get_devtype(const struct sysdev_device *dev)
 
 _public_ const char *sysdev_device_get_devname(const struct sysdev_device *dev)
 {
-	return sysdev_device_get_property(dev, "DEVNAME");
+	return dev && dev->has_dev ? sysdev_device_get_property(dev, "DEVNAME") : NULL;
 }
 
 _public_ bool sysdev_device_get_property_at(const struct sysdev_device *dev, size_t i,

@@ -56,6 +56,12 @@ char *path_normalize(const char *path);
  */
 ssize_t read_file_at(int dirfd, const char *name, char *buf, size_t size, bool check_regular);
 
+/*
+ * resolve.c: resolve @path (relative to the root, leading slash) physically,
+ * following links, never leaving the root (-EXDEV).  *@out is malloc'd.
+ */
+int resolve_in_root(struct sysdev *ctx, const char *path, char **out);
+
 /* Open the directory at @devpath (relative to the root) one component at a
  * time, never following symlinks.  Returns an fd or a negative errno. */
 int open_devpath(const struct sysdev *ctx, const char *devpath);
@@ -87,6 +93,7 @@ struct classify_facts {
 	bool below_device;        /* some ancestor is a device */
 	bool empty;               /* no entries at all */
 	bool has_device_child;    /* only looked at for class-dir candidates */
+	bool unreadable;          /* the directory could not be listed */
 };
 bool classify_is_class_candidate(const struct classify_facts *f);
 enum sysdev_kind classify_decide(const struct classify_facts *f);
@@ -116,6 +123,8 @@ ssize_t attribute_read_at(int dirfd, const char *name, char *buf, size_t size);
 /* power.c: parse the power/ group of the device directory @dirfd */
 int power_read_at(int dirfd, struct sysdev_power *p);
 int latency_tolerance_read_at(int dirfd, int32_t *us);
+/* The same; with -EBADMSG, @text receives what the file holds (cut to @size). */
+int latency_tolerance_read_text_at(int dirfd, int32_t *us, char *text, size_t size);
 
 /* Placement of a devpath below /devices. */
 enum sysdev_placement placement_of(const char *devpath);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The power/ group, and the latency-tolerance PM QoS request (SPEC section 5). */
+/* The power/ group, and the latency-tolerance PM QoS request (sysdev(7)). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -84,29 +84,46 @@ int power_read_at(int dirfd, struct sysdev_power *p)
 	if (attribute_read_at(pfd, "pm_qos_no_power_off", buf, sizeof(buf)) > 0 &&
 	    (strcmp(buf, "0") == 0 || strcmp(buf, "1") == 0))
 		p->no_power_off = buf[0] == '1';
-	r = latency_tolerance_read_at(dirfd, &us);
+	r = latency_tolerance_read_text_at(dirfd, &us, p->lt_text, sizeof(p->lt_text));
 	if (r > 0) {
 		p->lt_kind = (enum sysdev_latency_tolerance_kind)r;
 		p->lt_us = us;
+	} else if (r != -EOPNOTSUPP) {
+		/* there, but not a value: say so rather than leave it out */
+		p->lt_kind = SYSDEV_LT_INVALID;
+		p->lt_error = r;
 	}
 	close(pfd);
 	return 0;
 }
 
-int latency_tolerance_read_at(int dirfd, int32_t *us)
+int latency_tolerance_read_text_at(int dirfd, int32_t *us, char *text, size_t size)
 {
 	char buf[64];
 	ssize_t len;
 	int kind;
 
+	if (text && size)
+		text[0] = '\0';
 	len = attribute_read_at(dirfd, "power/" LT_ATTR, buf, sizeof(buf));
 	if (len == -ENOENT || len == -ENOTDIR)
 		return -EOPNOTSUPP;
+	if (len == -EINVAL)
+		return -EBADFD; /* a directory, FIFO or device node where the file should be */
 	if (len < 0)
 		return (int)len;
 	/* What the kernel shows: auto, any or a number; anything else is not ours to guess. */
 	kind = sysdev_parse_latency_tolerance(buf, us);
+	if (kind < 0 && text && size) {
+		strncpy(text, buf, size - 1);
+		text[size - 1] = '\0';
+	}
 	return kind < 0 ? -EBADMSG : kind;
+}
+
+int latency_tolerance_read_at(int dirfd, int32_t *us)
+{
+	return latency_tolerance_read_text_at(dirfd, us, NULL, 0);
 }
 
 _public_ int sysdev_device_get_power(struct sysdev_device *dev, struct sysdev_power *p)
@@ -157,7 +174,7 @@ _public_ int sysdev_device_set_latency_tolerance(struct sysdev_device *dev, cons
 		goto out;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		err = -EOPNOTSUPP;
+		err = -EBADFD; /* as the read says: there, but no attribute file */
 		goto out;
 	}
 	/* O_TRUNC as a shell's '>' does: sysfs ignores it, a captured file needs it. */

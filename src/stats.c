@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The article's measurements (SPEC section 4), as data. */
+/* The article's measurements (sysdev(7)), as data. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -40,7 +40,9 @@ struct sysdev_node {
 	bool is_device;
 	bool below_device;    /* an ancestor is a device */
 	bool has_next;
+	bool truncated;       /* shown subdirectories left unentered (depth limit) */
 	bool uevent_read;
+	bool has_dev;         /* a "dev" attribute: the kernel gave it a number */
 
 	char *dbuf;           /* getdents64 records */
 	size_t dbuf_cap;
@@ -370,6 +372,7 @@ static void decide_kind(struct walker *w, struct sysdev_node *l, struct sysdev_n
 		f.below_device = w->start_below_device;
 	}
 	f.empty = l->error == 0 && l->nents == 0;
+	f.unreadable = l->error != 0;
 	if (classify_is_class_candidate(&f) && !f.empty && !l->error) {
 		for (size_t i = 0; i < l->nents; i++) {
 			const struct entry *e = &l->ents[i];
@@ -432,7 +435,7 @@ static int fill_device(struct walker *w, struct sysdev_node *l)
 {
 	int err;
 
-	l->has_subsystem = l->has_driver = false;
+	l->has_subsystem = l->has_driver = l->has_dev = false;
 	l->subsystem_kind = SYSDEV_SUBSYSTEM_NONE;
 	l->uevent_read = false;
 	err = sbuf_set(&l->self, w->path, l->path_len);
@@ -449,7 +452,8 @@ static int fill_device(struct walker *w, struct sysdev_node *l)
 		if (err < 0)
 			return err;
 	}
-	if ((w->flags & SYSDEV_WALK_UEVENT) || find_entry(l, "dev")) {
+	l->has_dev = find_entry(l, "dev") != NULL;
+	if ((w->flags & SYSDEV_WALK_UEVENT) || l->has_dev) {
 		/* an unreadable or oversized uevent leaves the properties empty */
 		err = uevent_read_at(&l->uevent, l->fd);
 		if (err == -ENOMEM)
@@ -557,7 +561,7 @@ static int visit(struct walker *w, unsigned depth, struct sysdev_node *parent)
 {
 	struct sysdev_node *l = w->levels[depth];
 	int err, ret = 0;
-	bool shown;
+	bool shown, descend, too_deep;
 
 	l->depth = depth;
 	l->nents = 0;
@@ -593,23 +597,29 @@ static int visit(struct walker *w, unsigned depth, struct sysdev_node *parent)
 		if (err < 0)
 			return err;
 	}
-	/* a directory that could not be read is never silently hidden */
-	shown = is_shown(w, l->kind) || (l->error && (w->flags & SYSDEV_WALK_ERRORS));
+	/* a directory that could not be read is never silently hidden; the start always shows */
+	shown = is_shown(w, l->kind) || depth == 0 ||
+		(l->error && (w->flags & SYSDEV_WALK_ERRORS));
+	/* the frame address, not a local's: sanitizers may move locals to the heap */
+	too_deep = depth + 1 >= SYSDEV_MAX_DEPTH ||
+		   (w->stack_floor && (uintptr_t)__builtin_frame_address(0) < w->stack_floor);
+	descend = !l->error && depth < w->max_depth && !too_deep;
+	l->truncated = false;
+	if (!l->error && !descend) {
+		for (size_t i = 0; i < l->nents && !l->truncated; i++)
+			l->truncated = probe_shown(w, l, &l->ents[i]);
+		if (too_deep && depth < w->max_depth)
+			w->stats->too_deep++;
+	}
 	if (shown && w->enter) {
 		ret = w->enter(l, w->userdata);
 		if (ret < 0)
 			return ret;
 	}
-	if (!l->error && ret != SYSDEV_WALK_SKIP && depth < w->max_depth) {
-		/* the frame address, not a local's: sanitizers may move locals to the heap */
-		if (depth + 1 >= SYSDEV_MAX_DEPTH ||
-		    (w->stack_floor && (uintptr_t)__builtin_frame_address(0) < w->stack_floor)) {
-			w->stats->too_deep++;
-		} else {
-			err = visit_children(w, l);
-			if (err < 0)
-				return err;
-		}
+	if (descend && ret != SYSDEV_WALK_SKIP) {
+		err = visit_children(w, l);
+		if (err < 0)
+			return err;
 	}
 	if (shown && w->leave) {
 		ret = w->leave(l, w->userdata);
@@ -749,6 +759,11 @@ _public_ int sysdev_node_get_error(const struct sysdev_node *node)
 	return node->error;
 }
 
+_public_ bool sysdev_node_is_truncated(const struct sysdev_node *node)
+{
+	return node->truncated;
+}
+
 _public_ bool sysdev_node_has_next_sibling(const struct sysdev_node *node)
 {
 	return node->has_next;
@@ -786,7 +801,7 @@ _public_ enum sysdev_placement sysdev_node_get_placement(const struct sysdev_nod
 
 _public_ const char *sysdev_node_get_devnum(const struct sysdev_node *node)
 {
-	if (!node->is_device || !node->uevent_read || !node->uevent.devnum[0])
+	if (!node->is_device || !node->has_dev || !node->uevent_read || !node->uevent.devnum[0])
 		return NULL;
 	return node->uevent.devnum;
 }
@@ -805,7 +820,7 @@ _public_ const char *sysdev_node_get_devtype(const struct sysdev_node *node)
 
 _public_ const char *sysdev_node_get_devname(const struct sysdev_node *node)
 {
-	return sysdev_node_get_property(node, "DEVNAME");
+	return node->has_dev ? sysdev_node_get_property(node, "DEVNAME") : NULL;
 }
 
 _public_ bool sysdev_node_has_entry(const struct sysdev_node *node, const char *name)

@@ -39,7 +39,13 @@ extern const char *program_name;
 void warnx_(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Words for a library error about @what (a path or argument). */
 const char *error_words(int err);
-/* Resolve START (DEVICE form or a devpath/syspath of any directory) to a devpath. */
+/*
+ * Resolve an argument that names a place in the tree (a DEVICE form, or a
+ * path: absolute, relative to the current directory, a devpath) to a
+ * devpath under /devices.  On failure, says why in one line and returns < 0.
+ */
+int resolve_arg(struct sysdev *ctx, const char *arg, char **devpath);
+/* The same for START: any directory under S/devices.  Says why on failure. */
 int resolve_start(struct sysdev *ctx, const char *start, char **devpath);
 /* Why sysdev_new(@root) failed, in words. */
 void warn_root(const char *root, int err);
@@ -49,7 +55,10 @@ int start_or_warn(struct sysdev *ctx, const struct options *o, char **start);
 const char *syspath_of(struct sysdev *ctx, const char *devpath);
 /* Open a device named on the command line, printing a clear error; NULL on failure. */
 struct sysdev_device *open_device_or_warn(struct sysdev *ctx, const char *spec);
+/* Flush stdout: 0, or EXIT_RUNTIME after saying why.  A closed pipe is no error: it
+ * sets stdout_closed, and the program then exits 0, as lsblk does. */
 int check_output(void);
+extern bool stdout_closed;
 
 /* util.c: make room for @need elements of @elem bytes (doubling); 0 or -ENOMEM */
 int grow_array(void **v, size_t *cap, size_t need, size_t elem);
@@ -59,6 +68,9 @@ bool str_eq_or_null(const char *a, const char *b); /* NULL equals only NULL */
 /* escape.c: escaping for text and JSON output */
 void fput_text(FILE *f, const char *s);            /* one line stays one line */
 void fput_json_string(FILE *f, const char *s);     /* "..." or null when s is NULL */
+/* The same for @len bytes that may hold NULs (binary attributes): \x00, \u0000. */
+void fput_text_len(FILE *f, const char *s, size_t len);
+void fput_json_string_len(FILE *f, const char *s, size_t len);
 
 /* out-tree.c, out-json.c, cmd-*.c: each returns an exit status */
 int cmd_tree(struct sysdev *ctx, const struct options *o);
@@ -70,6 +82,8 @@ int cmd_explain(struct sysdev *ctx, const struct options *o);
 int cmd_latency_tolerance(struct sysdev *ctx, const struct options *o);
 int cmd_capture(struct sysdev *ctx, const struct options *o);
 int cmd_diff(const struct options *o);
+/* cmd-diff.c: whether the kernel numbers this device name in order (wakeup7, device:02) */
+bool name_is_kernel_numbered(const char *name);
 int cmd_check_udev(struct sysdev *ctx, const struct options *o);
 
 /*
@@ -86,8 +100,13 @@ void walk_error_note(struct walk_errors *e, struct sysdev *ctx, const struct sys
 int report_walk(struct sysdev *ctx, const char *start, int err,
 		const struct sysdev_walk_stats *st, struct walk_errors *e);
 
-/* attribute and power annotations shared by the text and JSON outputs */
-void json_attributes(FILE *f, struct sysdev *ctx, const char *devpath);
-void json_power(FILE *f, struct sysdev *ctx, const char *devpath);
+/* out-power.c: the power annotation; text: "  power:... latency-tolerance:...",
+ * JSON: the member ', "power": {...}' */
+void power_text(FILE *f, const struct sysdev_power *p);
+void power_json(FILE *f, const struct sysdev_power *p);
+/* " = VALUE" (every byte, escaped) or " (why it could not be read)" for a read of @len */
+void attr_value_text(FILE *f, const char *buf, ssize_t len);
+/* "@NAME = VALUE" for attribute @name of a walk's device node */
+void node_attribute_text(FILE *f, const struct sysdev_node *node, const char *name);
 
 #endif

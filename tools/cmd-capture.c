@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* --capture DIR [START]: copy the tree into the empty DIR (SPEC section 1). */
+/* --capture DIR [START]: copy the tree into the empty DIR (sysdev(7)). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -15,13 +15,8 @@ int cmd_capture(struct sysdev *ctx, const struct options *o)
 	char *devpath = NULL;
 	int fd, err;
 
-	if (o->start) {
-		err = resolve_start(ctx, o->start, &devpath);
-		if (err < 0) {
-			warnx_(o->start, "%s", error_words(err));
-			return EXIT_RUNTIME;
-		}
-	}
+	if (o->start && resolve_start(ctx, o->start, &devpath) < 0)
+		return EXIT_RUNTIME;
 	if (mkdir(o->capture_dir, 0755) < 0 && errno != EEXIST) {
 		warnx_(o->capture_dir, "cannot create the directory: %s", strerror(errno));
 		free(devpath);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * --check-udev: compare the walk with libudev's enumeration (SPEC section 2).
+ * --check-udev: compare the walk with libudev's enumeration (sysdev(7)).
  *
  * Three views of one tree are collected:
  *   walk   every device directory under S/devices (libsysdev),

@@ -22,17 +22,15 @@ static void device_attributes(const struct options *o, struct sysdev_device *dev
 			fputs(i ? ", " : "", stdout);
 			fput_json_string(stdout, name);
 			fputs(": ", stdout);
-			fput_json_string(stdout, len >= 0 ? buf : NULL);
+			if (len >= 0)
+				fput_json_string_len(stdout, buf, (size_t)len);
+			else
+				fputs("null", stdout);
 			continue;
 		}
 		fputs("          @", stdout);
 		fput_text(stdout, name);
-		if (len >= 0) {
-			fputs(" = ", stdout);
-			fput_text(stdout, buf);
-		} else {
-			printf(" (%s)", len == -EFBIG ? "larger than a page" : strerror((int)-len));
-		}
+		attr_value_text(stdout, buf, len);
 		fputc('\n', stdout);
 	}
 	if (o->json)
@@ -72,6 +70,14 @@ static void device_line(const struct options *o, struct sysdev_device *dev, bool
 		fput_json_string(stdout, devname);
 		if (o->attrs)
 			device_attributes(o, dev);
+		if (o->power) {
+			struct sysdev_power p;
+
+			if (sysdev_device_get_power(dev, &p) < 0)
+				fputs(", \"power\": null", stdout);
+			else
+				power_json(stdout, &p);
+		}
 		fputs("}", stdout);
 		return;
 	}
@@ -98,6 +104,16 @@ static void device_line(const struct options *o, struct sysdev_device *dev, bool
 		fput_text(stdout, devname);
 	}
 	fputc('\n', stdout);
+	if (o->power) {
+		struct sysdev_power p;
+
+		fputs("        ", stdout);
+		if (sysdev_device_get_power(dev, &p) < 0)
+			fputs("  power: none (no power/ group)", stdout);
+		else
+			power_text(stdout, &p);
+		fputc('\n', stdout);
+	}
 	if (o->attrs)
 		device_attributes(o, dev);
 }
@@ -141,10 +157,8 @@ int cmd_explain(struct sysdev *ctx, const struct options *o)
 	int kind;
 
 	kind = resolve_start(ctx, o->explain, &devpath);
-	if (kind < 0) {
-		warnx_(o->explain, "%s", error_words(kind));
+	if (kind < 0)
 		return EXIT_RUNTIME;
-	}
 	kind = sysdev_explain(ctx, devpath, reason, sizeof(reason));
 	if (kind < 0) {
 		warnx_(o->explain, "%s", error_words(kind));
@@ -175,14 +189,6 @@ int cmd_latency_tolerance(struct sysdev *ctx, const struct options *o)
 	int32_t us;
 	int err;
 
-	/* refuse a bad value before looking anything up */
-	if (o->set_lt_value && sysdev_parse_latency_tolerance(o->set_lt_value, &us) < 0) {
-		warnx_(o->set_lt_value,
-		       "invalid latency tolerance: expected auto, any, or a number of "
-		       "microseconds from 0 to %d (EINVAL)",
-		       SYSDEV_LT_MAX_US);
-		return EXIT_RUNTIME;
-	}
 	dev = open_device_or_warn(ctx, o->lt_device);
 	if (!dev)
 		return EXIT_RUNTIME;
@@ -190,17 +196,23 @@ int cmd_latency_tolerance(struct sysdev *ctx, const struct options *o)
 		err = sysdev_device_set_latency_tolerance(dev, o->set_lt_value);
 	else
 		err = sysdev_device_get_latency_tolerance(dev, &us);
-	if (err == -EOPNOTSUPP) {
+	if (err == -EOPNOTSUPP && !sysdev_device_get_driver(dev)) {
 		warnx_(syspath_of(ctx, sysdev_device_get_devpath(dev)),
-		       "this device has no power/pm_qos_latency_tolerance_us: its driver does not "
-		       "support latency tolerance (EOPNOTSUPP)");
+		       "this device has no power/pm_qos_latency_tolerance_us: it has no driver, "
+		       "and only a driver can provide latency tolerance (EOPNOTSUPP)");
+	} else if (err == -EOPNOTSUPP) {
+		warnx_(syspath_of(ctx, sysdev_device_get_devpath(dev)),
+		       "this device has no power/pm_qos_latency_tolerance_us: its driver '%s' does "
+		       "not provide latency tolerance (EOPNOTSUPP)",
+		       sysdev_device_get_driver(dev));
+	} else if (err == -EBADFD) {
+		/* the same words for get and set: the cause is the file, not the action */
+		warnx_(syspath_of(ctx, sysdev_device_get_devpath(dev)),
+		       "power/pm_qos_latency_tolerance_us is not a regular file (a directory, FIFO "
+		       "or device node): not a latency-tolerance attribute");
 	} else if (err == -EINVAL && o->set_lt_value) {
 		warnx_(syspath_of(ctx, sysdev_device_get_devpath(dev)),
 		       "the kernel refused latency tolerance '%s' (EINVAL)", o->set_lt_value);
-	} else if (err == -EINVAL) {
-		/* reading: the library refuses a FIFO or other non-regular file */
-		warnx_(syspath_of(ctx, sysdev_device_get_devpath(dev)),
-		       "power/pm_qos_latency_tolerance_us is not a regular file (EINVAL)");
 	} else if (err == -EACCES || err == -EPERM) {
 		warnx_(syspath_of(ctx, sysdev_device_get_devpath(dev)),
 		       "not allowed to %s power/pm_qos_latency_tolerance_us: %s",
@@ -212,6 +224,14 @@ int cmd_latency_tolerance(struct sysdev *ctx, const struct options *o)
 	} else if (err < 0) {
 		warnx_(syspath_of(ctx, sysdev_device_get_devpath(dev)),
 		       "power/pm_qos_latency_tolerance_us: %s", error_words(err));
+	} else if (!o->set_lt_value && o->json) {
+		fputs("{\"path\": ", stdout);
+		fput_json_string(stdout, sysdev_device_get_devpath(dev));
+		fputs(", \"pm_qos_latency_tolerance_us\": ", stdout);
+		if (err == SYSDEV_LT_VALUE)
+			printf("%d}\n", us);
+		else
+			printf("\"%s\"}\n", err == SYSDEV_LT_AUTO ? "auto" : "any");
 	} else if (!o->set_lt_value) {
 		if (err == SYSDEV_LT_AUTO)
 			puts("auto");

@@ -7,9 +7,11 @@
  *            devnum (with --attrs: attribute values of the device directory,
  *            "uevent" excepted, added, removed or changed);
  *   moved    a device gone from OLD and one new in NEW with the same
- *            basename and the same subsystem (both null counts as the same),
- *            where that pair is the only one of its kind on each side: the
- *            same device under another parent.  A move whose parent moved
+ *            basename, the same subsystem and the same modalias (both null
+ *            counts as the same), where that pair is the only one of its kind
+ *            on each side: the same device under another parent.  A name the
+ *            kernel numbers in order of creation (wakeup7, host2, device:02)
+ *            says nothing about which device it is, so it never makes a move.  A move whose parent moved
  *            the same way (same path below it) is "carried" by the parent's
  *            move and is summarised on the parent's line;
  *   removed  the other devices only in OLD;
@@ -24,6 +26,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -35,6 +38,7 @@
 struct attr {
 	char *name;
 	char *value; /* NULL: unreadable */
+	size_t len;  /* bytes of value: binary attributes hold NULs */
 	int err;
 };
 
@@ -42,6 +46,7 @@ struct dev {
 	char *devpath;
 	const char *name; /* points into devpath */
 	char *subsystem, *driver, *devnum, *parent;
+	char *modalias; /* MODALIAS property or modalias attribute: what the device is */
 	struct attr *attrs;
 	size_t nattrs;
 	/* set while comparing */
@@ -103,6 +108,7 @@ static void devs_free(struct devs *d)
 		free(x->driver);
 		free(x->devnum);
 		free(x->parent);
+		free(x->modalias);
 		for (size_t j = 0; j < x->nattrs; j++) {
 			free(x->attrs[j].name);
 			free(x->attrs[j].value);
@@ -144,9 +150,11 @@ static int read_attrs(const struct sysdev_node *node, struct dev *x)
 			a->err = (int)len;
 			continue;
 		}
-		a->value = strdup(buf);
+		a->value = malloc((size_t)len + 1);
 		if (!a->value)
 			return -ENOMEM;
+		memcpy(a->value, buf, (size_t)len + 1);
+		a->len = (size_t)len;
 	}
 	return 0;
 }
@@ -175,6 +183,14 @@ static int on_node(const struct sysdev_node *node, void *data)
 	};
 	if (!x->devpath)
 		return -ENOMEM;
+	if (sysdev_node_get_property(node, "MODALIAS")) {
+		x->modalias = strdup(sysdev_node_get_property(node, "MODALIAS"));
+	} else if (sysdev_node_has_entry(node, "modalias")) {
+		char buf[4097];
+
+		if (sysdev_node_read_attribute(node, "modalias", buf, sizeof(buf)) > 0)
+			x->modalias = strdup(buf);
+	}
 	slash = strrchr(x->devpath, '/');
 	x->name = slash ? slash + 1 : x->devpath;
 	if (w->attrs)
@@ -276,7 +292,8 @@ static int compare_fields(struct events *ev, const struct dev *a, const struct d
 		} else {
 			i++;
 			j++;
-			if (str_eq_or_null(x->value, y->value) && (x->value || x->err == y->err))
+			if (x->value && y->value ? x->len == y->len && !memcmp(x->value, y->value, x->len)
+					    : !x->value && !y->value && x->err == y->err)
 				continue;
 			e.attr_a = x;
 			e.attr_b = y;
@@ -313,7 +330,38 @@ static int cmp_cand(const void *pa, const void *pb)
 
 static bool same_key(const struct dev *a, const struct dev *b)
 {
-	return strcmp(a->name, b->name) == 0 && str_eq_or_null(a->subsystem, b->subsystem);
+	return strcmp(a->name, b->name) == 0 && str_eq_or_null(a->subsystem, b->subsystem) &&
+	       str_eq_or_null(a->modalias, b->modalias);
+}
+
+/*
+ * A name the kernel hands out by counting (an ida index): a word, maybe a
+ * '-', then decimal digits (wakeup7, host2, input3, i2c-0, nvme0n1), or
+ * anything followed by ':' and hex digits (device:02, LNXSYSTM:00).  The
+ * same such name on two machines, or before and after a reboot, is no
+ * evidence of the same device.  Bus addresses (0000:00:02.0, 2-0045, 1-1:1.0)
+ * start with a digit or end in another form, and do identify a device.
+ */
+bool name_is_kernel_numbered(const char *name)
+{
+	size_t len = strlen(name), i = len;
+	const char *colon = strrchr(name, ':');
+
+	if (colon && colon[1] && strspn(colon + 1, "0123456789abcdefABCDEF") == strlen(colon + 1))
+		return true;
+	while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9')
+		i--;
+	if (i == len || i == 0)
+		return false;
+	if (name[i - 1] == '-')
+		i--;
+	if (i == 0 || !((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z')))
+		return false;
+	for (size_t j = 0; j < i; j++)
+		if (!((name[j] >= 'a' && name[j] <= 'z') || (name[j] >= 'A' && name[j] <= 'Z') ||
+		      (name[j] >= '0' && name[j] <= '9') || name[j] == '_'))
+			return false;
+	return true;
 }
 
 static int find_moves(struct devs *olds, struct devs *news)
@@ -342,7 +390,7 @@ static int find_moves(struct devs *olds, struct devs *news)
 
 		while (j < n && same_key(c[i].d, c[j].d))
 			j++;
-		if (j - i == 2 && c[i].old && !c[i + 1].old) {
+		if (j - i == 2 && c[i].old && !c[i + 1].old && !name_is_kernel_numbered(c[i].d->name)) {
 			c[i].d->moved_to = c[i + 1].d;
 			c[i + 1].d->moved_from = c[i].d;
 		}
@@ -352,12 +400,31 @@ static int find_moves(struct devs *olds, struct devs *news)
 	/*
 	 * Carried moves: the nearest device above moved too, and the path below
 	 * it is the same on both sides.  The OLD array is sorted, so ancestors
-	 * come first and chains resolve to the topmost move.
+	 * come first and chains resolve to the topmost move.  A kernel-numbered
+	 * name (sda1 below sda) is the same device when its parent moved and
+	 * the path below it, subsystem and modalias are the same.
 	 */
 	for (size_t i = 0; i < olds->n; i++) {
 		struct dev *a = &olds->v[i], *p;
 		size_t plen, qlen;
 
+		if (!a->moved_to && a->parent && !find_dev(news, a->devpath) &&
+		    (p = find_dev(olds, a->parent)) && p->moved_to) {
+			struct dev *b;
+			char *np;
+
+			if (asprintf(&np, "%s%s", p->moved_to->devpath, a->devpath + strlen(p->devpath)) <
+			    0)
+				return -ENOMEM;
+			b = find_dev(news, np);
+			free(np);
+			if (b && !b->moved_from && !find_dev(olds, b->devpath) &&
+			    str_eq_or_null(a->subsystem, b->subsystem) &&
+			    str_eq_or_null(a->modalias, b->modalias)) {
+				a->moved_to = b;
+				b->moved_from = a;
+			}
+		}
 		if (!a->moved_to || !a->parent)
 			continue;
 		p = find_dev(olds, a->parent);
@@ -386,7 +453,7 @@ static void put_attr(FILE *f, const struct attr *a)
 		fprintf(f, "(unreadable: %s)", error_words(a->err));
 	} else {
 		fputc('"', f);
-		fput_text(f, a->value);
+		fput_text_len(f, a->value, a->len);
 		fputc('"', f);
 	}
 }
@@ -394,7 +461,10 @@ static void put_attr(FILE *f, const struct attr *a)
 static void json_attr(FILE *f, const char *key, const struct attr *a)
 {
 	fprintf(f, ", \"%s\": ", key);
-	fput_json_string(f, a ? a->value : NULL);
+	if (a && a->value)
+		fput_json_string_len(f, a->value, a->len);
+	else
+		fputs("null", f);
 	if (a && !a->value) {
 		fprintf(f, ", \"%s_error\": ", key);
 		fput_json_string(f, error_words(a->err));

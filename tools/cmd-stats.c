@@ -34,7 +34,7 @@ int cmd_stats(struct sysdev *ctx, const struct options *o)
 {
 	struct sysdev_stats *s;
 	const char *name;
-	unsigned long n;
+	unsigned long n, no_subsystem;
 	int err;
 
 	err = sysdev_stats_new(ctx, &s);
@@ -42,6 +42,10 @@ int cmd_stats(struct sysdev *ctx, const struct options *o)
 		warnx_(sysdev_get_root(ctx), "cannot gather statistics: %s", error_words(err));
 		return EXIT_RUNTIME;
 	}
+	/* devices without a subsystem link: counted too, so the rows add up */
+	no_subsystem = sysdev_stats_get_kind_count(s, SYSDEV_KIND_DEVICE);
+	for (size_t i = 0; sysdev_stats_get_subsystem(s, i, &name, &n); i++)
+		no_subsystem -= n;
 	if (o->json) {
 		fputs("{\"sysfs\": ", stdout);
 		fput_json_string(stdout, sysdev_get_root(ctx));
@@ -64,7 +68,7 @@ int cmd_stats(struct sysdev *ctx, const struct options *o)
 			fput_json_string(stdout, name);
 			printf(": %lu", n);
 		}
-		fputs("}}\n", stdout);
+		printf("},\n \"no_subsystem\": %lu}\n", no_subsystem);
 	} else {
 		printf("Sysfs root: ");
 		fput_text(stdout, sysdev_get_root(ctx));
@@ -94,6 +98,7 @@ int cmd_stats(struct sysdev *ctx, const struct options *o)
 			fput_text(stdout, name);
 			fputc('\n', stdout);
 		}
+		printf("  %7lu (no subsystem)\n", no_subsystem);
 	}
 	struct walk_errors none = {0};
 

@@ -56,18 +56,29 @@ static bool is_line_breaking_or_control(const unsigned char *s, size_t n)
 
 void fput_text(FILE *f, const char *str)
 {
-	const unsigned char *s = (const unsigned char *)str;
+	fput_text_len(f, str, strlen(str));
+}
 
-	while (*s) {
+/*
+ * @len bytes, NULs included (binary attributes): a NUL is written \x00.
+ * utf8_len() may look past a lead byte; the bytes it inspects stop at a
+ * continuation mismatch, and the caller's buffer is NUL-terminated after
+ * @len, so it never reads past that terminator.
+ */
+void fput_text_len(FILE *f, const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str, *end = s + len;
+
+	while (s < end) {
 		const unsigned char *run = s;
 		size_t n;
 
 		/* copy plain runs in one go */
-		while (*s >= 0x20 && *s < 0x7f && *s != '\\')
+		while (s < end && *s >= 0x20 && *s < 0x7f && *s != '\\')
 			s++;
 		if (s > run)
 			fwrite(run, 1, (size_t)(s - run), f);
-		if (!*s)
+		if (s == end)
 			break;
 		if (*s == '\\') {
 			fputs("\\\\", f);
@@ -81,10 +92,11 @@ void fput_text(FILE *f, const char *str)
 		} else if (*s < 0x20 || *s == 0x7f) {
 			fprintf(f, "\\x%02x", *s);
 			s++;
-		} else if ((n = utf8_len(s)) > 1 && !is_line_breaking_or_control(s, n)) {
+		} else if ((n = utf8_len(s)) > 1 && n <= (size_t)(end - s) &&
+			   !is_line_breaking_or_control(s, n)) {
 			fwrite(s, 1, n, f);
 			s += n;
-		} else if (n > 1) {
+		} else if (n > 1 && n <= (size_t)(end - s)) {
 			/* C1 controls and U+2028/9: a terminal or a line reader would act on them */
 			for (size_t i = 0; i < n; i++)
 				fprintf(f, "\\x%02x", s[i]);
@@ -98,22 +110,28 @@ void fput_text(FILE *f, const char *str)
 
 void fput_json_string(FILE *f, const char *str)
 {
-	const unsigned char *s = (const unsigned char *)str;
-
 	if (!str) {
 		fputs("null", f);
 		return;
 	}
+	fput_json_string_len(f, str, strlen(str));
+}
+
+/* @len bytes, NULs included (written \u0000). */
+void fput_json_string_len(FILE *f, const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str, *end = s + len;
+
 	putc('"', f);
-	while (*s) {
+	while (s < end) {
 		const unsigned char *run = s;
 		size_t n;
 
-		while (*s >= 0x20 && *s < 0x7f && *s != '\\' && *s != '"')
+		while (s < end && *s >= 0x20 && *s < 0x7f && *s != '\\' && *s != '"')
 			s++;
 		if (s > run)
 			fwrite(run, 1, (size_t)(s - run), f);
-		if (!*s)
+		if (s == end)
 			break;
 		switch (*s) {
 		case '"':
@@ -140,7 +158,7 @@ void fput_json_string(FILE *f, const char *str)
 		if (*s < 0x20 || *s == 0x7f) {
 			fprintf(f, "\\u%04x", *s);
 			s++;
-		} else if ((n = utf8_len(s)) > 1) {
+		} else if ((n = utf8_len(s)) > 1 && n <= (size_t)(end - s)) {
 			fwrite(s, 1, n, f);
 			s += n;
 		} else {

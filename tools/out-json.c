@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * JSON output (SPEC section 3), streamed: a node's opening is written when
+ * JSON output (sysdev(7)), streamed: a node's opening is written when
  * it is entered and its closing when it is left, so memory does not grow
  * with the tree.
  */
@@ -59,7 +59,10 @@ static void node_attributes(FILE *f, const struct sysdev_node *node)
 		first = false;
 		fput_json_string(f, name);
 		fputs(": ", f);
-		fput_json_string(f, len >= 0 ? buf : NULL);
+		if (len >= 0)
+			fput_json_string_len(f, buf, (size_t)len);
+		else
+			fputs("null", f);
 	}
 	fputs("}", f);
 }
@@ -68,34 +71,13 @@ static void node_power(FILE *f, const struct sysdev_node *node)
 {
 	struct sysdev_power p;
 
-	if (sysdev_node_get_power(node, &p) < 0) {
+	if (sysdev_node_get_power(node, &p) < 0)
 		fputs(", \"power\": null", f);
-		return;
-	}
-	fputs(", \"power\": {\"runtime_status\": ", f);
-	fput_json_string(f, p.runtime_status[0] ? p.runtime_status : NULL);
-	fputs(", \"control\": ", f);
-	fput_json_string(f, p.control[0] ? p.control : NULL);
-	fputs(", \"wakeup\": ", f);
-	fput_json_string(f, p.wakeup[0] ? p.wakeup : NULL);
-	fputs(", \"pm_qos_latency_tolerance_us\": ", f);
-	switch (p.lt_kind) {
-	case SYSDEV_LT_AUTO:
-		fputs("\"auto\"", f);
-		break;
-	case SYSDEV_LT_ANY:
-		fputs("\"any\"", f);
-		break;
-	case SYSDEV_LT_VALUE:
-		fprintf(f, "%d", p.lt_us);
-		break;
-	default:
-		fputs("null", f);
-	}
-	fputs("}", f);
+	else
+		power_json(f, &p);
 }
 
-/* The SPEC's device fields, in its order. */
+/* The device fields of sysdev(7), in its order. */
 static void device_fields(FILE *f, const struct sysdev_node *node)
 {
 	member(f, "subsystem", sysdev_node_get_subsystem(node));
@@ -148,6 +130,8 @@ static int enter(const struct sysdev_node *node, void *data)
 		member(f, "error", strerror(-err));
 		walk_error_note(&t->errors, t->ctx, node);
 	}
+	if (sysdev_node_is_truncated(node))
+		fputs(", \"truncated\": true", f);
 	fputs(", \"children\": [", f);
 	t->level++;
 	t->first[t->level] = true;
@@ -247,7 +231,25 @@ static int list_enter(const struct sysdev_node *node, void *data)
 			fputs("  /dev/", stdout);
 			fput_text(stdout, devname);
 		}
+		if (l->o->power) {
+			struct sysdev_power p;
+
+			if (sysdev_node_get_power(node, &p) == 0)
+				power_text(stdout, &p);
+		}
 		fputc('\n', stdout);
+		if (l->o->attrs) {
+			unsigned char type;
+			const char *name;
+
+			for (size_t i = 0; (name = sysdev_node_get_entry_at(node, i, &type)); i++) {
+				if (type != DT_REG || strcmp(name, "uevent") == 0)
+					continue;
+				fputs("  ", stdout);
+				node_attribute_text(stdout, node, name);
+				fputc('\n', stdout);
+			}
+		}
 	}
 	l->n++;
 	return ferror(stdout) ? -EPIPE : 0;

@@ -51,54 +51,23 @@ static void print_power(struct tree_state *t, const struct sysdev_node *node)
 {
 	struct sysdev_power p;
 
-	if (sysdev_node_get_power(node, &p) < 0)
-		return;
-	if (p.runtime_status[0]) {
-		fputs("  power:", t->out);
-		fput_text(t->out, p.runtime_status);
-	}
-	if (p.control[0]) {
-		fputs(" control:", t->out);
-		fput_text(t->out, p.control);
-	}
-	switch (p.lt_kind) {
-	case SYSDEV_LT_AUTO:
-		fputs(" latency-tolerance:auto", t->out);
-		break;
-	case SYSDEV_LT_ANY:
-		fputs(" latency-tolerance:any", t->out);
-		break;
-	case SYSDEV_LT_VALUE:
-		fprintf(t->out, " latency-tolerance:%dus", p.lt_us);
-		break;
-	default:
-		break;
-	}
+	if (sysdev_node_get_power(node, &p) == 0)
+		power_text(t->out, &p);
 }
 
 static void print_attrs(struct tree_state *t, const struct sysdev_node *node, unsigned level)
 {
 	unsigned char type;
 	const char *name;
-	char buf[4097];
 
 	for (size_t i = 0; (name = sysdev_node_get_entry_at(node, i, &type)); i++) {
-		ssize_t len;
-
 		if (type != DT_REG || strcmp(name, "uevent") == 0)
 			continue;
 		for (unsigned j = 1; j <= level; j++)
 			fputs(t->more[j] ? "│  " : "   ", t->out);
 		fputs(col(t, C_ATTR), t->out);
-		fputs("  @", t->out);
-		fput_text(t->out, name);
-		len = sysdev_node_read_attribute(node, name, buf, sizeof(buf));
-		if (len >= 0) {
-			fputs(" = ", t->out);
-			fput_text(t->out, buf);
-		} else {
-			fprintf(t->out, " (%s)", len == -EFBIG ? "larger than a page" : strerror(-len));
-		}
+		fputs("  ", t->out);
+		node_attribute_text(t->out, node, name);
 		fputs(col(t, C_RESET), t->out);
 		fputc('\n', t->out);
 	}
@@ -165,8 +134,9 @@ static int enter(const struct sysdev_node *node, void *data)
 		break;
 	}
 	default:
-		fputs(col(t, kind == SYSDEV_KIND_CLASS_DIR	 ? C_CLASSDIR
+		fputs(col(t, kind == SYSDEV_KIND_CLASS_DIR    ? C_CLASSDIR
 			     : kind == SYSDEV_KIND_ATTR_GROUP ? C_ATTR
+			     : kind == SYSDEV_KIND_UNKNOWN    ? C_ERROR
 							      : C_CONTAINER),
 		      t->out);
 		fput_text(t->out, depth == 0 ? sysdev_node_get_devpath(node)
@@ -180,6 +150,9 @@ static int enter(const struct sysdev_node *node, void *data)
 			col(t, C_RESET));
 		walk_error_note(&t->errors, t->ctx, node);
 	}
+	/* --depth stopped here: say so, or it looks like a leaf */
+	if (sysdev_node_is_truncated(node))
+		fputs("  [truncated]", t->out);
 	fputc('\n', t->out);
 	if (t->o->attrs && kind == SYSDEV_KIND_DEVICE)
 		print_attrs(t, node, t->level);
@@ -213,7 +186,7 @@ int report_walk(struct sysdev *ctx, const char *start, int err,
 	int ret = 0;
 
 	if (err == -EPIPE) {
-		ret = EXIT_RUNTIME;
+		stdout_closed = true; /* the reader went away: not an error of ours */
 	} else if (err < 0) {
 		warnx_(syspath_of(ctx, start), "%s", error_words(err));
 		ret = EXIT_RUNTIME;

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,10 @@
 #include <unistd.h>
 
 #include "libsysdev.h"
+
+#ifndef SYSDEV_VERSION
+#define SYSDEV_VERSION "unknown"
+#endif
 
 static const char *prog = "sysdev-fixture";
 
@@ -38,6 +43,9 @@ static void usage(FILE *f)
 		"         sysfs root S (default /sys) and pack it into NAME.sysfs.  Without\n"
 		"         --full only what the walk reads keeps its contents (uevent, dev,\n"
 		"         power/) and files others may not read are left empty.\n"
+		"\n"
+		"  -h, --help     show this help\n"
+		"  -V, --version  show the version\n"
 		"\n"
 		"Exit status: 0 success, 1 runtime error, 2 bad usage.\n",
 		prog, prog, prog, prog);
@@ -123,13 +131,19 @@ static int cmd_pack(int argc, char **argv)
 	return 0;
 }
 
-static int open_empty_dir(const char *dir, int *fd)
+static int open_empty_dir(const char *dir, int *fd, bool *created)
 {
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+	*created = mkdir(dir, 0755) == 0;
+	if (!*created && errno != EEXIST)
 		return fail(dir, "cannot create the directory", -errno);
 	*fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (*fd < 0)
-		return fail(dir, "cannot open the directory", -errno);
+	if (*fd < 0) {
+		int err = -errno;
+
+		if (*created)
+			rmdir(dir);
+		return fail(dir, "cannot open the directory", err);
+	}
 	return 0;
 }
 
@@ -137,16 +151,24 @@ static int unpack_or_check(const char *file, const char *dir)
 {
 	size_t line = 0;
 	int in, out = -1, err;
+	bool created = false;
 
 	in = open(file, O_RDONLY | O_CLOEXEC);
 	if (in < 0)
 		return fail(file, "cannot open", -errno);
-	if (dir && open_empty_dir(dir, &out) != 0) {
+	if (dir && open_empty_dir(dir, &out, &created) != 0) {
 		close(in);
 		return 1;
 	}
 	err = sysdev_archive_unpack(in, out, &line);
 	close(in);
+	/* a failed unpack leaves nothing of its own: the entries it wrote, and the
+	 * directory if it made it (a directory that was not empty was not touched) */
+	if (out >= 0 && err < 0 && err != -ENOTEMPTY) {
+		rm_below(out);
+		if (created)
+			rmdir(dir);
+	}
 	if (out >= 0)
 		close(out);
 	if (err == -ENOTEMPTY)
@@ -290,6 +312,10 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		usage(stdout);
 		return 0;
+	}
+	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
+		printf("%s %s\n", prog, SYSDEV_VERSION);
+		return fflush(stdout) == 0 ? 0 : 1;
 	}
 	/* one descriptor per level of a walk, twice in a capture */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {

@@ -79,7 +79,10 @@ static void check_text(const char *in, size_t inlen)
 	FILE *f = open_memstream(&out, &outlen);
 
 	FUZZ_ASSERT(f);
-	fput_text(f, in);
+	if (memchr(in, '\0', inlen))
+		fput_text_len(f, in, inlen);
+	else
+		fput_text(f, in);
 	FUZZ_ASSERT(fclose(f) == 0);
 	check_clean_utf8((const unsigned char *)out, outlen, true);
 	back = malloc(outlen + 1);
@@ -124,7 +127,10 @@ static void check_json(const char *in, size_t inlen)
 	FILE *f = open_memstream(&out, &outlen);
 
 	FUZZ_ASSERT(f);
-	fput_json_string(f, in);
+	if (memchr(in, '\0', inlen))
+		fput_json_string_len(f, in, inlen);
+	else
+		fput_json_string(f, in);
 	FUZZ_ASSERT(fclose(f) == 0);
 	FUZZ_ASSERT(outlen >= 2 && out[0] == '"' && out[outlen - 1] == '"');
 	check_clean_utf8((const unsigned char *)out, outlen, false);
@@ -185,6 +191,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* names are C strings: the part before a NUL is what the CLI sees */
 	check_text(s, strlen(s));
 	check_json(s, strlen(s));
+	/* attribute values are bytes: every one, NULs included (binary attributes) */
+	check_text(s, size);
+	check_json(s, size);
 	free(s);
 	return 0;
 }

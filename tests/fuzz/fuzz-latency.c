@@ -111,14 +111,19 @@ static void check_power_dir(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(p.resume_latency_us >= -2);
 	FUZZ_ASSERT(p.no_power_off >= -1 && p.no_power_off <= 1);
 	r = latency_tolerance_read_at(dirfd_, &us);
-	FUZZ_ASSERT(r == -EOPNOTSUPP || r == -EBADMSG || r == -EINVAL || r == -EFBIG ||
+	FUZZ_ASSERT(r == -EOPNOTSUPP || r == -EBADMSG || r == -EBADFD || r == -EFBIG ||
 		    (r >= SYSDEV_LT_AUTO && r <= SYSDEV_LT_VALUE));
 	if (r > 0) {
 		FUZZ_ASSERT((int)p.lt_kind == r);
 		FUZZ_ASSERT(p.lt_us == us);
 		FUZZ_ASSERT(us >= -1);
-	} else {
+	} else if (r == -EOPNOTSUPP) {
 		FUZZ_ASSERT(p.lt_kind == SYSDEV_LT_ABSENT);
+	} else {
+		/* there but no value: the power annotation says so, with the same cause */
+		FUZZ_ASSERT(p.lt_kind == SYSDEV_LT_INVALID);
+		FUZZ_ASSERT(p.lt_error == r);
+		FUZZ_ASSERT(memchr(p.lt_text, '\0', sizeof(p.lt_text)));
 	}
 }
 

@@ -600,7 +600,14 @@ def case_symlinks(c):
                       ("/devices/platform/loopdev/up/loopdev", (0, 1))):
         check(c.cli("--parents", spec), rcs=rcs, names=(spec,) if rcs == (1,) else ())
         check(c.cli("--json", "--parents", spec), rcs=rcs, want_json=True)
-    for start in ("/devices/platform/linkdir", "/devices/platform/loopdev/up", "lc:a", "/devices/platform/outside"):
+    # paths resolve as realpath(1) does, links followed inside the root: the walk
+    # then starts at the real directory; a link out of the root or a loop is refused
+    for start in ("/devices/platform/linkdir", "/devices/platform/loopdev/up"):
+        rr = c.cli("--json", start)
+        check(rr, rcs=(0,), want_json=True)
+        if b'"path": "/devices/platform",' not in rr.out:
+            fail("symlinks: %s does not start the walk at /devices/platform" % start)
+    for start in ("lc:a", "/devices/platform/outside"):
         check(c.cli(start), rcs=(1,), names=(start,))
         check(c.cli("--json", start), rcs=(1,), names=(start,), want_json=True)
     # a path into a file: not a device (ENODEV), or nothing there (ENOENT); never ENOTDIR
@@ -610,7 +617,10 @@ def case_symlinks(c):
         check(rr, rcs=(1,), names=(spec,))
         if word not in rr.err:
             fail("symlinks: --parents %s: %r, expected %r" % (spec, rr.err, word))
-    check(c.cli("--explain", "/devices/platform/loopdev/self"), rcs=(1,), names=("self",))
+    rr = c.cli("--explain", "/devices/platform/loopdev/self")
+    check(rr, rcs=(0,))
+    if not rr.out.startswith(b"/devices/platform/loopdev: device"):
+        fail("symlinks: --explain loopdev/self explains %r, expected loopdev itself" % rr.out)
     check(c.cli("--explain", "/devices/platform/linkuevent"), rcs=(0,))
     check(c.cli("--get-latency-tolerance", "lc:ok"), rcs=(1,), names=("loopdev",))
     check(c.cli("--set-latency-tolerance", "auto", "lc:ok"), rcs=(1,), names=("loopdev",))
@@ -907,10 +917,21 @@ def case_unreadable(c):
             errs = sorted(n["path"] for n in nodes_of(doc) if n.get("error"))
             if errs != ["/devices/platform/d1/grp", "/devices/platform/priv"]:
                 fail("unreadable: %s: error members on %r" % (show(args), errs))
+            kinds = sorted(n["kind"] for n in nodes_of(doc) if n.get("error"))
+            if kinds != ["unknown", "unknown"]:
+                fail("unreadable: %s: unreadable directories are %r, not unknown" % (show(args), kinds))
         elif "--stats" not in args:
-            for path in (b"grp/  [attr-group]  (unreadable", b"priv/  [attr-group]  (unreadable"):
+            # its kind cannot be known: unknown, never a guess such as attr-group
+            for path in (b"grp/  [unknown]  (unreadable", b"priv/  [unknown]  (unreadable"):
                 if path not in rr.out:
                     fail("unreadable: %s: %r not shown" % (show(args), path))
+    rr = c.cli("--stats", "--json")
+    try:
+        unknown = json.loads(rr.out)["kinds"].get("unknown")
+    except ValueError:
+        unknown = None
+    if unknown != 2:
+        fail("unreadable: --stats --json counts %r unknown directories, expected 2" % unknown)
     check(c.cli("--parents", "/devices/platform/priv/child"), rcs=(1,), names=("/devices/platform/priv/child",))
     rr = c.cli("--get-latency-tolerance", "/devices/platform/d1")
     check(rr, rcs=(1,), names=("/devices/platform/d1",))
@@ -990,7 +1011,8 @@ def case_cmdline(c):
     for v in ("-5", "abc", "2147483648", "", " 5", "5 ", "0x10", "+5", "-0", "1e3", "auto\n\n", "99999999999999999999",
               "4294967296", "-2147483648", "5\n6", "any ", "AUTO", b"\xff"):
         rr = c.cli("--set-latency-tolerance", v, ltp)
-        check(rr, rcs=(1,), names=(b(v).replace(b"\n", b"\\n").replace(b"\xff", b"\\xff"),) if v else ("EINVAL",))
+        # an invalid VALUE is bad usage, like --depth abc
+        check(rr, rcs=(2,), names=(b(v).replace(b"\n", b"\\n").replace(b"\xff", b"\\xff"),) if v else ("EINVAL",))
         if b"EINVAL" not in rr.err:
             fail("set-latency-tolerance %r: no EINVAL in %r" % (v, rr.err))
     c.verify_untouched()

@@ -109,12 +109,12 @@ def build_tree(root):
     device(root, c + "/leds/gta04:red:aux", "class:leds")
     device(root, c + "/ep_00", None, None, "DEVTYPE=usb_endpoint\n")
     device(root, "/devices/platform/mmc.0", "bus:platform", "omap_hsmmc")
-    device(root, "/devices/platform/mmc.0/block/mmcblk0", "class:block", None,
-           "MAJOR=179\nMINOR=0\nDEVNAME=mmcblk0\nDEVTYPE=disk\n")
-    write(root, "devices/platform/mmc.0/block/mmcblk0/dev", "179:0\n")
-    device(root, "/devices/platform/mmc.0/block/mmcblk0/mmcblk0p1", "class:block", None,
-           "MAJOR=179\nMINOR=1\nDEVNAME=mmcblk0p1\nDEVTYPE=partition\n")
-    write(root, "devices/platform/mmc.0/block/mmcblk0/mmcblk0p1/dev", "179:1\n")
+    device(root, "/devices/platform/mmc.0/block/sda", "class:block", None,
+           "MAJOR=8\nMINOR=0\nDEVNAME=sda\nDEVTYPE=disk\n")
+    write(root, "devices/platform/mmc.0/block/sda/dev", "8:0\n")
+    device(root, "/devices/platform/mmc.0/block/sda/sda1", "class:block", None,
+           "MAJOR=8\nMINOR=1\nDEVNAME=sda1\nDEVTYPE=partition\n")
+    write(root, "devices/platform/mmc.0/block/sda/sda1/dev", "8:1\n")
     device(root, "/devices/virtual/net/lo", "class:net", None, "INTERFACE=lo\nIFINDEX=1\n")
     os.makedirs(os.path.join(root, "devices/virtual/net/lo/queues/rx-0"))
     # a class attribute file, not a device entry (like S/class/firmware/timeout)
@@ -296,6 +296,7 @@ def case_planted(exe):
 
         def plant_devnum(r):
             write(r, "devices/virtual/net/lo/uevent", "INTERFACE=lo\nIFINDEX=1\nMAJOR=0\nMINOR=7\n")
+            write(r, "devices/virtual/net/lo/dev", "0:7\n")
             return ("differences", "/devices/virtual/net/lo",
                     "differ     /devices/virtual/net/lo devnum")
         plants.append(("device number 0:7 (libudev has none for major 0)", plant_devnum))
@@ -399,10 +400,10 @@ def case_diff(exe):
         check(f'~ /{c} attribute name: "tca6507" -> "tca6508"\n' in out,
               f"--attrs names the attribute change ({out!r})")
         # devnum change
-        write(b, "devices/platform/mmc.0/block/mmcblk0/uevent",
-              "MAJOR=179\nMINOR=8\nDEVNAME=mmcblk0\nDEVTYPE=disk\n")
+        write(b, "devices/platform/mmc.0/block/sda/uevent",
+              "MAJOR=8\nMINOR=8\nDEVNAME=sda\nDEVTYPE=disk\n")
         rc, out, err = diff(exe, a, b)
-        check("~ /devices/platform/mmc.0/block/mmcblk0 devnum: 179:0 -> 179:8\n" in out,
+        check("~ /devices/platform/mmc.0/block/sda devnum: 8:0 -> 8:8\n" in out,
               f"a changed devnum is named ({out!r})")
         # move: the block disk (with its partition) to another host
         os.makedirs(os.path.join(b, "devices/platform/mmc.1"))
@@ -410,24 +411,24 @@ def case_diff(exe):
         os.rename(os.path.join(b, "devices/platform/mmc.0/block"),
                   os.path.join(b, "devices/platform/mmc.1/block"))
         rc, out, err = diff(exe, a, b)
-        check(rc == 1 and "> /devices/platform/mmc.0/block/mmcblk0 -> "
-              "/devices/platform/mmc.1/block/mmcblk0 (and 1 device below)\n" in out
+        check(rc == 1 and "> /devices/platform/mmc.0/block/sda -> "
+              "/devices/platform/mmc.1/block/sda (and 1 device below)\n" in out
               and "+ /devices/platform/mmc.1\n" in out
-              and "mmcblk0p1 ->" not in out,
+              and "sda1 ->" not in out,
               f"a moved disk is one line, its partition carried ({out!r})")
         rc, out, err = diff(exe, a, b, "--json", "--attrs")
         doc = json.loads(out)
         moved = {m["old"]: m for m in doc["moved"]}
         check(rc == 1 and doc["same"] is False and len(doc["moved"]) == 2
-              and moved["/devices/platform/mmc.0/block/mmcblk0/mmcblk0p1"]["carried_by"]
-              == "/devices/platform/mmc.0/block/mmcblk0"
-              and moved["/devices/platform/mmc.0/block/mmcblk0"]["new_parent"]
+              and moved["/devices/platform/mmc.0/block/sda/sda1"]["carried_by"]
+              == "/devices/platform/mmc.0/block/sda"
+              and moved["/devices/platform/mmc.0/block/sda"]["new_parent"]
               == "/devices/platform/mmc.1",
               f"--json: moves with parents and carried_by ({doc['moved']})")
         fields = sorted((x["path"], x["field"]) for x in doc["changed"])
         check(fields == sorted([(f"/{c}", "driver"), ("/devices/platform/mmc.0", "driver"),
                                 (f"/{c}", "attribute"),
-                                ("/devices/platform/mmc.1/block/mmcblk0", "devnum")]),
+                                ("/devices/platform/mmc.1/block/sda", "devnum")]),
               f"--json: changed entries ({fields})")
         check(doc["counts"]["removed"] == 1 and doc["counts"]["added"] == 1,
               f"--json counts ({doc['counts']})")

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The power annotation, one set of facts for every output: runtime status,
+ * control, wakeup and the latency tolerance, including a tolerance file that
+ * is there but holds no value (shown as invalid, with why).
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "cli.h"
+
+/* Why a present latency-tolerance file gives no value, in words. */
+static void lt_reason(const struct sysdev_power *p, char *buf, size_t size)
+{
+	if (p->lt_error == -EBADMSG)
+		snprintf(buf, size, "neither auto, any nor a number");
+	else if (p->lt_error == -EBADFD)
+		snprintf(buf, size, "not a regular file");
+	else
+		snprintf(buf, size, "%s", error_words(p->lt_error));
+}
+
+void power_text(FILE *f, const struct sysdev_power *p)
+{
+	char why[128];
+
+	if (p->runtime_status[0]) {
+		fputs("  power:", f);
+		fput_text(f, p->runtime_status);
+	}
+	if (p->control[0]) {
+		fputs(" control:", f);
+		fput_text(f, p->control);
+	}
+	if (p->wakeup[0]) {
+		fputs(" wakeup:", f);
+		fput_text(f, p->wakeup);
+	}
+	switch (p->lt_kind) {
+	case SYSDEV_LT_AUTO:
+		fputs(" latency-tolerance:auto", f);
+		break;
+	case SYSDEV_LT_ANY:
+		fputs(" latency-tolerance:any", f);
+		break;
+	case SYSDEV_LT_VALUE:
+		fprintf(f, " latency-tolerance:%dus", p->lt_us);
+		break;
+	case SYSDEV_LT_INVALID:
+		lt_reason(p, why, sizeof(why));
+		fputs(" latency-tolerance:invalid(", f);
+		if (p->lt_error == -EBADMSG) {
+			fputc('\'', f);
+			fput_text(f, p->lt_text);
+			fputs("': ", f);
+		}
+		fprintf(f, "%s)", why);
+		break;
+	default:
+		break;
+	}
+}
+
+void attr_value_text(FILE *f, const char *buf, ssize_t len)
+{
+	if (len >= 0) {
+		fputs(" = ", f);
+		fput_text_len(f, buf, (size_t)len);
+	} else {
+		fprintf(f, " (%s)", len == -EFBIG ? "larger than a page" : error_words((int)len));
+	}
+}
+
+void node_attribute_text(FILE *f, const struct sysdev_node *node, const char *name)
+{
+	char buf[4097];
+
+	fputc('@', f);
+	fput_text(f, name);
+	attr_value_text(f, buf, sysdev_node_read_attribute(node, name, buf, sizeof(buf)));
+}
+
+void power_json(FILE *f, const struct sysdev_power *p)
+{
+	char why[128];
+
+	fputs(", \"power\": {\"runtime_status\": ", f);
+	fput_json_string(f, p->runtime_status[0] ? p->runtime_status : NULL);
+	fputs(", \"control\": ", f);
+	fput_json_string(f, p->control[0] ? p->control : NULL);
+	fputs(", \"wakeup\": ", f);
+	fput_json_string(f, p->wakeup[0] ? p->wakeup : NULL);
+	fputs(", \"pm_qos_latency_tolerance_us\": ", f);
+	switch (p->lt_kind) {
+	case SYSDEV_LT_AUTO:
+		fputs("\"auto\"", f);
+		break;
+	case SYSDEV_LT_ANY:
+		fputs("\"any\"", f);
+		break;
+	case SYSDEV_LT_VALUE:
+		fprintf(f, "%d", p->lt_us);
+		break;
+	case SYSDEV_LT_INVALID:
+		lt_reason(p, why, sizeof(why));
+		fputs("\"invalid\", \"pm_qos_latency_tolerance_error\": ", f);
+		fput_json_string(f, why);
+		if (p->lt_error == -EBADMSG) {
+			fputs(", \"pm_qos_latency_tolerance_text\": ", f);
+			fput_json_string(f, p->lt_text);
+		}
+		break;
+	default:
+		fputs("null", f);
+	}
+	fputs("}", f);
+}
