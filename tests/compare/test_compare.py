@@ -191,7 +191,8 @@ UDEV = [
     ("/devices/virtual/foo/net/tap0", "net", None, None, None, None),
 ] + [("/devices/virtual/misc/" + n, "misc", None, None, None, None) for n in MISC]
 # what no list links to: the walk alone finds them
-NOT_LINKED = [PCI, U + "/ep_00", "/devices/platform", "/devices/system/cpu"]
+NOT_LINKED = [PCI, U + "/ep_00", "/devices/platform", "/devices/platform/devdir0",
+              "/devices/platform/devlink0", "/devices/system/cpu"]
 SUB_NOT_LISTED = ["/devices/platform/odd0"]
 
 
@@ -222,9 +223,9 @@ def case_check_udev(exe, gen):
         check(rc == 0 and doc.get("agree") is True,
               "--check-udev on a view that agrees: exit %d, %r %s" % (rc, doc, err))
         counts = doc.get("counts", {})
-        check(counts.get("walk") == 28 and counts.get("udev") == len(UDEV) and
+        check(counts.get("walk") == 30 and counts.get("udev") == len(UDEV) and
               counts.get("both") == len(UDEV) and counts.get("links") == len(UDEV),
-              "--check-udev counts %r (walk 28, udev/links/both %d)" % (counts, len(UDEV)))
+              "--check-udev counts %r (walk 30, udev/links/both %d)" % (counts, len(UDEV)))
         check(sorted(doc.get("not_linked", [])) == sorted(NOT_LINKED),
               "--check-udev not_linked %r, by hand %r" % (doc.get("not_linked"), NOT_LINKED))
         check(doc.get("with_subsystem_not_listed") == SUB_NOT_LISTED,

@@ -28,7 +28,8 @@ none):
 - a device named after a class (input) with a device below it
 - uevent that is not a regular file: a directory, a link to a regular file
 - a subsystem link that points neither into S/bus nor into S/class
-- uevent values holding '=', devnum only from decimal MAJOR/MINOR
+- uevent values holding '=', devnum only from decimal MAJOR/MINOR, devnum and
+  devname only with a dev attribute (a directory or a link named dev is none)
 - latency tolerance on two devices (any, and a number)
 - bus/class both named coll
 """
@@ -173,6 +174,12 @@ def layout():
     # a subsystem link into neither S/bus nor S/class
     dev("devices/platform/odd0")
     ln("devices/platform/odd0/subsystem", "../../../module/odd")
+    # "dev" that is no regular file: the device has no number (its uevent's
+    # MAJOR/MINOR/DEVNAME are not believed without a dev attribute)
+    dev("devices/platform/devdir0", None, None, "MAJOR=7\nMINOR=3\nDEVNAME=loop3\n", status=None)
+    d("devices/platform/devdir0/dev")
+    dev("devices/platform/devlink0", None, None, "MAJOR=7\nMINOR=4\nDEVNAME=loop4\n", status=None)
+    ln("devices/platform/devlink0/dev", "../serial8250/tty/ttyS0/dev")
     # the last bus device in the glob: status without newline
     # (bus glob order: coll, cpu, pci, platform, usb; usb's last device is usb1)
 
@@ -274,6 +281,12 @@ EXPECTED = {
     "/devices/platform/input/input5": ("device", "input", "class", N, "/devices/platform/input", N,
                                        "devices", N, N, N),
     "/devices/platform/input/input5/power": "attr-group",
+    "/devices/platform/devdir0": ("device", N, N, N, "/devices/platform", N, "devices", N, N, N),
+    "/devices/platform/devdir0/power": "attr-group",
+    "/devices/platform/devdir0/dev": "attr-group",
+    "/devices/platform/devlink0": ("device", N, N, N, "/devices/platform", N, "devices", N, N,
+                                   N),
+    "/devices/platform/devlink0/power": "attr-group",
     "/devices/platform/fakedir": "attr-group",
     "/devices/platform/fakedir/uevent": "attr-group",
     "/devices/platform/fakelink": "attr-group",

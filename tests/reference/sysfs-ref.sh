@@ -27,7 +27,8 @@
 # directory above that is a device.  class_dir: the parent directory's name
 # when that directory is a class-dir.  placement: by the second component.
 # devnum, devtype, devname: MAJOR:MINOR (both decimal), DEVTYPE, DEVNAME
-# from the uevent file.
+# from the uevent file; devnum and devname only where a regular file named
+# dev exists (the kernel writes both exactly when it gives a number).
 set -euo pipefail
 shopt -s extglob
 set -f  # no globbing: names are data
@@ -148,11 +149,14 @@ while IFS= read -r -d '' dir; do
     esac
     if [ -r "$dir/uevent" ]; then
         read_uevent "$dir/uevent"
-        if [[ $u_MAJOR =~ ^[0-9]{1,10}$ && $u_MINOR =~ ^[0-9]{1,10}$ ]]; then
-            devnum=$u_MAJOR:$u_MINOR
-        fi
         devtype=$u_DEVTYPE
-        devname=$u_DEVNAME
+        # a number and a node name only with a dev attribute (a regular file)
+        if [ -f "$dir/dev" ] && [ ! -L "$dir/dev" ]; then
+            if [[ $u_MAJOR =~ ^[0-9]{1,10}$ && $u_MINOR =~ ^[0-9]{1,10}$ ]]; then
+                devnum=$u_MAJOR:$u_MINOR
+            fi
+            devname=$u_DEVNAME
+        fi
     fi
     emit "$p" device "$sub" "$subkind" "$drv" "$parent" "$cdir" "$place" "$devnum" "$devtype" \
         "$devname"
