@@ -153,18 +153,38 @@ def sync_tree(repo, dest, files):
     return src_root
 
 
+RUNNING = set()  # the commands running now, each in its own process group
+STOP = threading.Event()
+
+
+def stop_all():
+    """Interrupted: end what runs (each command's whole group), start nothing new."""
+    STOP.set()
+    for p in list(RUNNING):
+        try:
+            os.killpg(p.pid, signal.SIGTERM)
+        except OSError:
+            pass
+
+
 def run(cmd, log, timeout=None, cwd=None):
+    if STOP.is_set():
+        return None
     with open(log, "a") as lf:
         lf.write(f"\n$ {' '.join(cmd)}\n")
         lf.flush()
+        p = subprocess.Popen(cmd, stdout=lf, stderr=subprocess.STDOUT, cwd=cwd,
+                             start_new_session=True)
+        RUNNING.add(p)
         try:
-            p = subprocess.run(cmd, stdout=lf, stderr=subprocess.STDOUT, timeout=timeout,
-                               cwd=cwd, env=dict(os.environ, MESON_TESTTHREADS=os.environ.get(
-                                   "MESON_TESTTHREADS", "2")))
-            return p.returncode
+            return p.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
             lf.write(f"timeout after {timeout} s\n")
             return None
+        finally:
+            RUNNING.discard(p)
 
 
 class Worker:
@@ -248,6 +268,8 @@ class Worker:
             if rc != 0:
                 return "error", f"does not build (see {self.log})"
             failed = self.run_stages(stages)
+            if STOP.is_set():
+                return "error", "interrupted"
             if failed:
                 return "killed", ", ".join(failed[:3])
             return "survived", None
@@ -293,6 +315,9 @@ def main():
                     help="scales each test's meson timeout (a hang is a kill)")
     ap.add_argument("--stage-timeout", type=int, default=900)
     ap.add_argument("--keep", action="store_true", help="keep a scratch directory made here")
+    ap.add_argument("--skip-baseline", action="store_true",
+                    help="do not run the suites on the unmutated tree first (only when you know "
+                    "it is green: a red baseline kills every mutant)")
     args = ap.parse_args()
     # SIGTERM as SIGINT: the mutated file is restored on the way out
     signal.signal(signal.SIGTERM, signal.default_int_handler)
@@ -333,17 +358,20 @@ def main():
     stages = workers[0].suites()
     print(f"mutation: stages {' '.join(stages)}", flush=True)
     t0 = time.time()
-    failed = workers[0].run_stages(stages)
+    failed = None if args.skip_baseline else workers[0].run_stages(stages)
     if failed:
         print(f"mutation: the unmutated tree fails: {', '.join(failed)} (see {workers[0].log})")
         return 2
-    print(f"mutation: baseline green in {time.time() - t0:.0f} s", flush=True)
+    print("mutation: baseline not run (--skip-baseline)" if args.skip_baseline else
+          f"mutation: baseline green in {time.time() - t0:.0f} s", flush=True)
 
     results = {}
     lock = threading.Lock()
     free = list(workers)
 
     def one(m):
+        if STOP.is_set():
+            return
         with lock:
             w = free.pop()
         try:
@@ -359,8 +387,19 @@ def main():
             print(f"{tag} {m.id} ({time.time() - t:.0f} s)" + (f": {detail}" if detail else ""),
                   flush=True)
 
-    with ThreadPoolExecutor(max_workers=len(workers)) as ex:
-        list(ex.map(one, sel))
+    ex = ThreadPoolExecutor(max_workers=len(workers))
+    try:
+        futures = [ex.submit(one, m) for m in sel]
+        for f in futures:
+            while not f.done():
+                time.sleep(0.5)  # signals are handled here, in the main thread
+            f.result()
+    except KeyboardInterrupt:
+        stop_all()
+        ex.shutdown(wait=True, cancel_futures=True)  # each mutated file is restored
+        print("mutation: interrupted; every mutated file restored")
+        return 2
+    ex.shutdown()
 
     killed = [m for m in sel if results[m.id][0] == "killed"]
     survived = [m for m in sel if results[m.id][0] == "survived"]
@@ -384,4 +423,8 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        stop_all()
+        sys.exit(2)
