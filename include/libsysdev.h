@@ -233,6 +233,12 @@ struct sysdev_device;
 int sysdev_device_new(struct sysdev *ctx, const char *spec, struct sysdev_device **dev);
 int sysdev_device_new_from_devpath(struct sysdev *ctx, const char *devpath,
 				   struct sysdev_device **dev);
+/* By device number, through S/dev/block (@type 'b') or S/dev/char ('c'). */
+int sysdev_device_new_from_devnum(struct sysdev *ctx, char type, unsigned major, unsigned minor,
+				  struct sysdev_device **dev);
+/* By SUBSYSTEM:NAME, through S/class/SUBSYSTEM/NAME or S/bus/SUBSYSTEM/devices/NAME. */
+int sysdev_device_new_from_subsystem_sysname(struct sysdev *ctx, const char *subsystem,
+					     const char *sysname, struct sysdev_device **dev);
 struct sysdev_device *sysdev_device_ref(struct sysdev_device *dev);
 struct sysdev_device *sysdev_device_unref(struct sysdev_device *dev);
 
@@ -280,6 +286,124 @@ const char *sysdev_device_get_group_at(struct sysdev_device *dev, size_t i);
  */
 ssize_t sysdev_device_read_attribute(struct sysdev_device *dev, const char *name, char *buf,
 				     size_t size);
+
+/* ------------------------------------------------------------------ */
+/* Enumerator                                                          */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The devices that match, as libudev's udev_enumerate and systemd's
+ * sd_device_enumerator find them (see libsysdev(3) for a porting table).
+ * Several subsystems, sysnames, drivers, devtypes or properties: any one
+ * matches; several attributes: all must hold; different kinds of match
+ * combine as AND.  Globs are fnmatch(3) patterns.
+ */
+struct sysdev_enumerator;
+
+int sysdev_enumerator_new(struct sysdev *ctx, struct sysdev_enumerator **enumerator);
+struct sysdev_enumerator *sysdev_enumerator_ref(struct sysdev_enumerator *enumerator);
+struct sysdev_enumerator *sysdev_enumerator_unref(struct sysdev_enumerator *enumerator);
+/* @match false: devices of this subsystem are left out */
+int sysdev_enumerator_add_match_subsystem(struct sysdev_enumerator *enumerator,
+					  const char *subsystem, bool match);
+int sysdev_enumerator_add_match_sysname(struct sysdev_enumerator *enumerator, const char *glob);
+int sysdev_enumerator_add_match_driver(struct sysdev_enumerator *enumerator, const char *glob);
+int sysdev_enumerator_add_match_devtype(struct sysdev_enumerator *enumerator, const char *devtype);
+/* a uevent property KEY matching @glob (NULL: any value) */
+int sysdev_enumerator_add_match_property(struct sysdev_enumerator *enumerator, const char *key,
+					 const char *glob);
+/* attribute @name (may be "power/control") whose value without its trailing
+ * newline matches @glob (NULL: the attribute exists and can be read) */
+int sysdev_enumerator_add_match_sysattr(struct sysdev_enumerator *enumerator, const char *name,
+					const char *glob);
+/* the device at @devpath and every device below it */
+int sysdev_enumerator_add_match_parent(struct sysdev_enumerator *enumerator, const char *devpath);
+int sysdev_enumerator_add_match_placement(struct sysdev_enumerator *enumerator,
+					  enum sysdev_placement placement);
+/* devices that no entry of S/bus/&ast;/devices or S/class/&ast; links to */
+int sysdev_enumerator_add_match_unlinked(struct sysdev_enumerator *enumerator);
+/*
+ * With a subsystem match the scan reads the kernel's indexes (S/class/NAME,
+ * S/bus/NAME/devices); @full_walk makes it walk the whole tree instead.  On
+ * a tree the kernel made the two agree; on a hand-made or damaged one, a
+ * device whose subsystem link and index entry disagree is found by one only.
+ */
+int sysdev_enumerator_set_full_walk(struct sysdev_enumerator *enumerator, bool full_walk);
+/*
+ * Find the matching devices, in the walk's order (parents before children,
+ * each directory's entries bytewise).  Drops the results of an earlier scan.
+ * Returns 0 or a negative errno.
+ */
+int sysdev_enumerator_scan(struct sysdev_enumerator *enumerator);
+size_t sysdev_enumerator_get_count(const struct sysdev_enumerator *enumerator);
+/*
+ * The same matches, each device handed to @fn as it is found (in the same
+ * order) and kept by no one unless @fn takes a reference: memory stays flat
+ * however many devices match.  @fn returns 0 to go on or a negative errno to
+ * stop, which is returned.  Drops the results of an earlier scan.
+ */
+typedef int (*sysdev_enumerator_fn)(struct sysdev_device *device, void *userdata);
+int sysdev_enumerator_foreach(struct sysdev_enumerator *enumerator, sysdev_enumerator_fn fn,
+			      void *userdata);
+/*
+ * The @i-th device found, or NULL past the end.  The enumerator keeps the
+ * reference: take one with sysdev_device_ref() to keep the device after the
+ * next scan or the enumerator's end.
+ */
+struct sysdev_device *sysdev_enumerator_get_device_at(const struct sysdev_enumerator *enumerator,
+						      size_t i);
+
+/* ------------------------------------------------------------------ */
+/* Monitor                                                             */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The kernel's uevents (NETLINK_KOBJECT_UEVENT, the kernel's group) as they
+ * happen.  Poll sysdev_monitor_get_fd() for input, then call
+ * sysdev_monitor_receive() until it returns -EAGAIN.  Messages not sent by
+ * the kernel, cut short or malformed are dropped and counted.  No thread,
+ * no signal handler.  The root given to sysdev_new() is where each event's
+ * device is looked up: the live /sys for live events.
+ */
+struct sysdev_monitor;
+struct sysdev_event;
+
+int sysdev_monitor_new(struct sysdev *ctx, struct sysdev_monitor **monitor);
+/*
+ * udevd's processed events instead, through libudev's monitor (udevd must
+ * run); subsystem filters then apply in the kernel, with a socket filter.
+ */
+int sysdev_monitor_new_udev(struct sysdev *ctx, struct sysdev_monitor **monitor);
+struct sysdev_monitor *sysdev_monitor_ref(struct sysdev_monitor *monitor);
+struct sysdev_monitor *sysdev_monitor_unref(struct sysdev_monitor *monitor);
+int sysdev_monitor_get_fd(const struct sysdev_monitor *monitor);
+/* Only events of @subsystem (and @devtype, unless NULL); several: any one. */
+int sysdev_monitor_add_match_subsystem_devtype(struct sysdev_monitor *monitor,
+					       const char *subsystem, const char *devtype);
+/* 0 and an event (free it with sysdev_event_unref()), -EAGAIN: none pending. */
+int sysdev_monitor_receive(struct sysdev_monitor *monitor, struct sysdev_event **event);
+/* Messages dropped so far: not the kernel's, cut short or malformed. */
+unsigned long sysdev_monitor_get_dropped(const struct sysdev_monitor *monitor);
+
+struct sysdev_event *sysdev_event_unref(struct sysdev_event *event);
+/* The strings live as long as the event. */
+const char *sysdev_event_get_action(const struct sysdev_event *event);
+const char *sysdev_event_get_devpath(const struct sysdev_event *event);
+const char *sysdev_event_get_subsystem(const struct sysdev_event *event);
+unsigned long long sysdev_event_get_seqnum(const struct sysdev_event *event);
+const char *sysdev_event_get_property(const struct sysdev_event *event, const char *key);
+bool sysdev_event_get_property_at(const struct sysdev_event *event, size_t i, const char **key,
+				  const char **value);
+/*
+ * The directory's kind (enum sysdev_kind), decided when the event was
+ * received, or -1: gone by then, a remove, or outside S/devices (modules,
+ * drivers).  Parent and class directory as for a device, or NULL.
+ */
+int sysdev_event_get_kind(const struct sysdev_event *event);
+const char *sysdev_event_get_parent(const struct sysdev_event *event);
+const char *sysdev_event_get_class_dir(const struct sysdev_event *event);
+/* enum sysdev_placement, or -ENODEV outside S/devices */
+int sysdev_event_get_placement(const struct sysdev_event *event);
 
 /* ------------------------------------------------------------------ */
 /* Power                                                               */

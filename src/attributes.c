@@ -80,6 +80,8 @@ static int list(struct sysdev_device *dev)
 
 	if (dev->listed)
 		return 0;
+	if (device_fd(dev) < 0)
+		return dev->fd;
 	fd = openat(dev->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -213,6 +215,8 @@ _public_ ssize_t sysdev_device_read_attribute(struct sysdev_device *dev, const c
 {
 	if (!dev)
 		return -EINVAL;
+	if (device_fd(dev) < 0)
+		return dev->fd;
 	return attribute_read_at(dev->fd, name, buf, size);
 }
 

@@ -17,6 +17,9 @@ struct sysdev_device {
 	char *driver;
 	struct uevent uevent;
 	bool has_dev;            /* a regular "dev" attribute: the device has a number */
+	/* filled on first use by objects the enumerator makes (fd < 0 until then) */
+	bool ancestry_pending;   /* parent_devpath and class_dir not yet looked up */
+	bool uevent_pending;     /* the uevent file not yet read */
 	char *link_value;        /* last answer of sysdev_device_get_link() */
 	/* attributes.c, filled on first use */
 	bool listed;
@@ -25,5 +28,11 @@ struct sysdev_device {
 };
 
 void attributes_free(struct sysdev_device *dev);
+/* The device directory, opened on first use.  A descriptor or a negative errno. */
+int device_fd(struct sysdev_device *dev);
+/* Objects for the enumerator: from a walk's node (no descriptor held), or from a
+ * devpath found through S/class or S/bus (its ancestry looked up when asked). */
+int device_new_from_node(const struct sysdev_node *node, struct sysdev_device **out);
+int device_new_indexed(struct sysdev *ctx, const char *devpath, struct sysdev_device **out);
 
 #endif

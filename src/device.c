@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
 
 #include "libsysdev-private.h"
 #include "device-private.h"
@@ -28,13 +30,54 @@ static char *link_name_at(int fd, const char *name)
 	return out;
 }
 
+/* Subsystem (and its kind), driver, "dev" and the uevent file, from the open directory @fd. */
+static int device_fill_at(struct sysdev_device *dev, int fd)
+{
+	struct stat st;
+	char *target = NULL;
+	int err;
+
+	dev->subsystem = link_name_at(fd, "subsystem");
+	if (dev->subsystem && readlink_alloc(fd, "subsystem", &target) == 0) {
+		char *res = resolve_link_target(dev->ctx->root, dev->devpath, target);
+
+		if (res && strncmp(res, "/bus/", 5) == 0)
+			dev->subsystem_kind = SYSDEV_SUBSYSTEM_BUS;
+		else if (res && strncmp(res, "/class/", 7) == 0)
+			dev->subsystem_kind = SYSDEV_SUBSYSTEM_CLASS;
+		free(res);
+		free(target);
+	}
+	dev->driver = link_name_at(fd, "driver");
+	dev->has_dev = fstatat(fd, "dev", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
+	err = uevent_read_at(&dev->uevent, fd);
+	return err == -ENOMEM ? err : 0;
+}
+
+static struct sysdev_device *device_alloc(struct sysdev *ctx, const char *devpath)
+{
+	struct sysdev_device *dev = calloc(1, sizeof(*dev));
+
+	if (!dev)
+		return NULL;
+	dev->refcount = 1;
+	dev->fd = -1;
+	dev->ctx = sysdev_ref(ctx);
+	dev->devpath = strdup(devpath);
+	if (!dev->devpath) {
+		sysdev_device_unref(dev);
+		return NULL;
+	}
+	dev->name = strrchr(dev->devpath, '/') + 1;
+	return dev;
+}
+
 _public_ int sysdev_device_new_from_devpath(struct sysdev *ctx, const char *devpath,
 					    struct sysdev_device **out)
 {
 	struct sysdev_device *dev;
 	struct ancestry a;
 	struct stat st;
-	char *target = NULL;
 	int err;
 
 	if (!ctx || !devpath || !out)
@@ -59,16 +102,13 @@ _public_ int sysdev_device_new_from_devpath(struct sysdev *ctx, const char *devp
 		ancestry_free(&a);
 		return -ENODEV;
 	}
-	dev = calloc(1, sizeof(*dev));
+	dev = device_alloc(ctx, devpath);
 	if (!dev) {
 		ancestry_free(&a);
 		return -ENOMEM;
 	}
-	dev->refcount = 1;
-	dev->ctx = sysdev_ref(ctx);
 	dev->fd = a.fd;
 	a.fd = -1;
-	dev->devpath = strdup(devpath);
 	dev->parent_devpath = a.parent_devpath;
 	a.parent_devpath = NULL;
 	if (a.parent_is_class_dir) {
@@ -76,31 +116,215 @@ _public_ int sysdev_device_new_from_devpath(struct sysdev *ctx, const char *devp
 		a.parent_dirname = NULL;
 	}
 	ancestry_free(&a);
-	if (!dev->devpath) {
-		sysdev_device_unref(dev);
-		return -ENOMEM;
-	}
-	dev->name = strrchr(dev->devpath, '/') + 1;
-	dev->subsystem = link_name_at(dev->fd, "subsystem");
-	if (dev->subsystem && readlink_alloc(dev->fd, "subsystem", &target) == 0) {
-		char *res = resolve_link_target(ctx->root, dev->devpath, target);
-
-		if (res && strncmp(res, "/bus/", 5) == 0)
-			dev->subsystem_kind = SYSDEV_SUBSYSTEM_BUS;
-		else if (res && strncmp(res, "/class/", 7) == 0)
-			dev->subsystem_kind = SYSDEV_SUBSYSTEM_CLASS;
-		free(res);
-		free(target);
-	}
-	dev->driver = link_name_at(dev->fd, "driver");
-	dev->has_dev = fstatat(dev->fd, "dev", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
-	err = uevent_read_at(&dev->uevent, dev->fd);
-	if (err == -ENOMEM) {
+	err = device_fill_at(dev, dev->fd);
+	if (err < 0) {
 		sysdev_device_unref(dev);
 		return err;
 	}
 	*out = dev;
 	return 0;
+}
+
+/* Open @devpath below the root in one call where the kernel can refuse every link. */
+static int open_devpath_fast(struct sysdev *ctx, const char *devpath)
+{
+#ifdef SYS_openat2
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+	};
+	long fd = syscall(SYS_openat2, ctx->root_fd, devpath + 1, &how, sizeof(how));
+
+	if (fd >= 0)
+		return (int)fd;
+	if (errno != ENOSYS && errno != EPERM && errno != E2BIG)
+		return errno == ELOOP ? -ENOTDIR : -errno;
+#endif
+	return open_devpath(ctx, devpath);
+}
+
+int device_new_indexed(struct sysdev *ctx, const char *devpath, struct sysdev_device **out)
+{
+	struct sysdev_device *dev;
+	struct stat st;
+	int fd, err;
+
+	*out = NULL;
+	if (!devpath_is_valid(devpath) || strcmp(devpath, "/devices") == 0)
+		return -ENODEV;
+	fd = open_devpath_fast(ctx, devpath);
+	if (fd < 0)
+		return fd;
+	if (fstatat(fd, "uevent", &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -ENODEV;
+	}
+	dev = device_alloc(ctx, devpath);
+	if (!dev) {
+		close(fd);
+		return -ENOMEM;
+	}
+	dev->fd = fd;
+	dev->ancestry_pending = true;
+	err = device_fill_at(dev, fd);
+	if (err < 0) {
+		sysdev_device_unref(dev);
+		return err;
+	}
+	*out = dev;
+	return 0;
+}
+
+int device_new_from_node(const struct sysdev_node *node, struct sysdev_device **out)
+{
+	const struct uevent *u = node_uevent(node);
+	struct sysdev_device *dev;
+	int err = 0;
+
+	*out = NULL;
+	dev = device_alloc(node_context(node), sysdev_node_get_devpath(node));
+	if (!dev)
+		return -ENOMEM;
+	/* the walk knew it all: no descriptor is held, so results may be many */
+	dev->parent_devpath = strdup_or_null(sysdev_node_get_parent(node));
+	dev->class_dir = strdup_or_null(sysdev_node_get_class_dir(node));
+	dev->subsystem = strdup_or_null(sysdev_node_get_subsystem(node));
+	dev->subsystem_kind = sysdev_node_get_subsystem_kind(node);
+	dev->driver = strdup_or_null(sysdev_node_get_driver(node));
+	dev->has_dev = node_has_dev(node);
+	if ((sysdev_node_get_parent(node) && !dev->parent_devpath) ||
+	    (sysdev_node_get_class_dir(node) && !dev->class_dir) ||
+	    (sysdev_node_get_subsystem(node) && !dev->subsystem) ||
+	    (sysdev_node_get_driver(node) && !dev->driver))
+		err = -ENOMEM;
+	else if (u)
+		err = uevent_copy(&dev->uevent, u);
+	else
+		dev->uevent_pending = true;
+	if (err < 0) {
+		sysdev_device_unref(dev);
+		return err;
+	}
+	*out = dev;
+	return 0;
+}
+
+int device_fd(struct sysdev_device *dev)
+{
+	if (dev->fd < 0)
+		dev->fd = open_devpath_fast(dev->ctx, dev->devpath);
+	return dev->fd;
+}
+
+/* Where the device sits, looked up when first asked (objects of the enumerator). */
+static void device_ancestry(const struct sysdev_device *cdev)
+{
+	struct sysdev_device *dev = (struct sysdev_device *)cdev; /* a cache, not a change */
+	struct ancestry a;
+
+	if (!dev->ancestry_pending)
+		return;
+	dev->ancestry_pending = false;
+	if (ancestry_get(dev->ctx, dev->devpath, &a) < 0)
+		return;
+	dev->parent_devpath = a.parent_devpath;
+	a.parent_devpath = NULL;
+	if (a.parent_is_class_dir) {
+		dev->class_dir = a.parent_dirname;
+		a.parent_dirname = NULL;
+	}
+	ancestry_free(&a);
+}
+
+static void device_uevent(const struct sysdev_device *cdev)
+{
+	struct sysdev_device *dev = (struct sysdev_device *)cdev; /* a cache, not a change */
+
+	if (!dev->uevent_pending)
+		return;
+	dev->uevent_pending = false;
+	if (device_fd(dev) >= 0)
+		uevent_read_at(&dev->uevent, dev->fd);
+}
+
+/*
+ * A device through an index entry the kernel made (S/dev/block/8:0,
+ * S/class/net/lo): its relative link read as text, as udev does, and the
+ * directory opened without following any link; anything else (a link that is
+ * absolute, climbs out, or leads through other links) is resolved the slow,
+ * physical way.
+ */
+static int device_new_from_index_entry(struct sysdev *ctx, const char *entry,
+				       struct sysdev_device **out)
+{
+	char *target, *devpath = NULL, *dir, *slash;
+	int err;
+
+	err = readlink_alloc(ctx->root_fd, entry + 1, &target);
+	if (err < 0)
+		return err == -EINVAL || err == -ENOTDIR ? -ENOENT : err;
+	dir = strdup(entry);
+	if (!dir) {
+		free(target);
+		return -ENOMEM;
+	}
+	slash = strrchr(dir, '/');
+	*slash = '\0';
+	if (target[0] != '/')
+		devpath = resolve_link_target(ctx->root, dir, target);
+	free(dir);
+	free(target);
+	err = devpath ? device_new_indexed(ctx, devpath, out) : -ENOENT;
+	free(devpath);
+	if (err == 0 || err == -ENOMEM)
+		return err;
+	err = resolve_in_root(ctx, entry, &devpath);
+	if (err < 0)
+		return err == -ENOTDIR ? -ENOENT : err;
+	err = devpath_is_valid(devpath) ? sysdev_device_new_from_devpath(ctx, devpath, out) : -ENOENT;
+	free(devpath);
+	return err;
+}
+
+_public_ int sysdev_device_new_from_devnum(struct sysdev *ctx, char type, unsigned major,
+					   unsigned minor, struct sysdev_device **out)
+{
+	char entry[64];
+
+	if (!ctx || !out || (type != 'b' && type != 'c'))
+		return -EINVAL;
+	*out = NULL;
+	snprintf(entry, sizeof(entry), "/dev/%s/%u:%u", type == 'b' ? "block" : "char", major, minor);
+	return device_new_from_index_entry(ctx, entry, out);
+}
+
+_public_ int sysdev_device_new_from_subsystem_sysname(struct sysdev *ctx, const char *subsystem,
+						      const char *sysname,
+						      struct sysdev_device **out)
+{
+	char *entry;
+	int err = -ENOENT;
+
+	if (!ctx || !out || !subsystem || !sysname)
+		return -EINVAL;
+	*out = NULL;
+	if (!*subsystem || !*sysname || strchr(subsystem, '/') || strchr(sysname, '/') ||
+	    !strcmp(subsystem, ".") || !strcmp(subsystem, "..") || !strcmp(sysname, ".") ||
+	    !strcmp(sysname, ".."))
+		return -EINVAL;
+	if (sysdev_is_class_name(ctx, subsystem)) {
+		if (asprintf(&entry, "/class/%s/%s", subsystem, sysname) < 0)
+			return -ENOMEM;
+		err = device_new_from_index_entry(ctx, entry, out);
+		free(entry);
+	}
+	if (err < 0 && err != -ENOMEM && sysdev_is_bus_name(ctx, subsystem)) {
+		if (asprintf(&entry, "/bus/%s/devices/%s", subsystem, sysname) < 0)
+			return -ENOMEM;
+		err = device_new_from_index_entry(ctx, entry, out);
+		free(entry);
+	}
+	return err;
 }
 
 /* /dev/NAME: by the device number on the live system, else by DEVNAME. */
@@ -268,12 +492,18 @@ _public_ const char *sysdev_device_get_driver(const struct sysdev_device *dev)
 
 _public_ const char *sysdev_device_get_parent_devpath(const struct sysdev_device *dev)
 {
-	return dev ? dev->parent_devpath : NULL;
+	if (!dev)
+		return NULL;
+	device_ancestry(dev);
+	return dev->parent_devpath;
 }
 
 _public_ const char *sysdev_device_get_class_dir(const struct sysdev_device *dev)
 {
-	return dev ? dev->class_dir : NULL;
+	if (!dev)
+		return NULL;
+	device_ancestry(dev);
+	return dev->class_dir;
 }
 
 _public_ enum sysdev_placement sysdev_device_get_placement(const struct sysdev_device *dev)
@@ -283,12 +513,18 @@ _public_ enum sysdev_placement sysdev_device_get_placement(const struct sysdev_d
 
 _public_ const char *sysdev_device_get_devnum(const struct sysdev_device *dev)
 {
-	return dev && dev->has_dev && dev->uevent.devnum[0] ? dev->uevent.devnum : NULL;
+	if (!dev || !dev->has_dev)
+		return NULL;
+	device_uevent(dev);
+	return dev->uevent.devnum[0] ? dev->uevent.devnum : NULL;
 }
 
 _public_ const char *sysdev_device_get_property(const struct sysdev_device *dev, const char *key)
 {
-	return dev && key ? uevent_get(&dev->uevent, key) : NULL;
+	if (!dev || !key)
+		return NULL;
+	device_uevent(dev);
+	return uevent_get(&dev->uevent, key);
 }
 
 _public_ const char *sysdev_device_get_devtype(const struct sysdev_device *dev)
@@ -304,7 +540,10 @@ _public_ const char *sysdev_device_get_devname(const struct sysdev_device *dev)
 _public_ bool sysdev_device_get_property_at(const struct sysdev_device *dev, size_t i,
 					    const char **key, const char **value)
 {
-	if (!dev || i >= dev->uevent.n)
+	if (!dev)
+		return false;
+	device_uevent(dev);
+	if (i >= dev->uevent.n)
 		return false;
 	if (key)
 		*key = dev->uevent.keys[i];
@@ -320,7 +559,7 @@ _public_ const char *sysdev_device_get_link(const struct sysdev_device *dev, con
 
 	if (!dev || !name || strchr(name, '/'))
 		return NULL;
-	if (readlink_alloc(dev->fd, name, &target) < 0)
+	if (device_fd(d) < 0 || readlink_alloc(dev->fd, name, &target) < 0)
 		return NULL;
 	res = resolve_link_target(dev->ctx->root, dev->devpath, target);
 	free(d->link_value);
@@ -335,6 +574,7 @@ _public_ int sysdev_device_get_parent(struct sysdev_device *dev, struct sysdev_d
 	if (!dev || !parent)
 		return -EINVAL;
 	*parent = NULL;
+	device_ancestry(dev);
 	if (!dev->parent_devpath)
 		return -ENOENT;
 	return sysdev_device_new_from_devpath(dev->ctx, dev->parent_devpath, parent);

@@ -45,6 +45,8 @@ const char *link_basename(const char *target, size_t *len);
  * lie under @root.  Returns a malloc'd string or NULL (outside / no memory).
  */
 char *resolve_link_target(const char *root, const char *dir_devpath, const char *target);
+/* strdup(), with NULL for NULL */
+char *strdup_or_null(const char *s);
 /* Normalise "a/./b/../c" (leading slash kept); NULL when ".." leaves the top. */
 char *path_normalize(const char *path);
 
@@ -80,8 +82,25 @@ struct uevent {
 int uevent_parse(struct uevent *u, size_t len);
 int uevent_read_at(struct uevent *u, int dirfd);
 const char *uevent_get(const struct uevent *u, const char *key);
+/* A parsed copy of @src (its own buffer). */
+int uevent_copy(struct uevent *dst, const struct uevent *src);
 void uevent_clear(struct uevent *u);
 void uevent_free(struct uevent *u);
+
+/* uevent-message.c: a kernel uevent from netlink ("add@/devices/...\0KEY=VALUE\0...") */
+#define UEVENT_MESSAGE_MAX 8192 /* the kernel's UEVENT_BUFFER_SIZE is 2048 */
+struct uevent_message {
+	char *buf;
+	size_t len;
+	const char **keys, **values; /* point into buf */
+	size_t n, cap;
+	const char *action, *devpath, *subsystem; /* from the properties */
+	unsigned long long seqnum;
+};
+/* 0, -EBADMSG (not a whole, consistent kernel message), -ENOMEM */
+int uevent_message_parse(struct uevent_message *m, const char *data, size_t len);
+const char *uevent_message_get(const struct uevent_message *m, const char *key);
+void uevent_message_free(struct uevent_message *m);
 
 /* classify.c */
 struct classify_facts {
@@ -125,6 +144,11 @@ int power_read_at(int dirfd, struct sysdev_power *p);
 int latency_tolerance_read_at(int dirfd, int32_t *us);
 /* The same; with -EBADMSG, @text receives what the file holds (cut to @size). */
 int latency_tolerance_read_text_at(int dirfd, int32_t *us, char *text, size_t size);
+
+/* walk.c: what a node read, for objects made from it (NULL: uevent not read) */
+const struct uevent *node_uevent(const struct sysdev_node *node);
+struct sysdev *node_context(const struct sysdev_node *node);
+bool node_has_dev(const struct sysdev_node *node);
 
 /* Placement of a devpath below /devices. */
 enum sysdev_placement placement_of(const char *devpath);

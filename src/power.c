@@ -130,6 +130,8 @@ _public_ int sysdev_device_get_power(struct sysdev_device *dev, struct sysdev_po
 {
 	if (!dev || !p)
 		return -EINVAL;
+	if (device_fd(dev) < 0)
+		return dev->fd;
 	return power_read_at(dev->fd, p);
 }
 
@@ -144,6 +146,8 @@ _public_ int sysdev_device_get_latency_tolerance(struct sysdev_device *dev, int3
 {
 	if (!dev)
 		return -EINVAL;
+	if (device_fd(dev) < 0)
+		return dev->fd;
 	return latency_tolerance_read_at(dev->fd, us);
 }
 
@@ -166,6 +170,8 @@ _public_ int sysdev_device_set_latency_tolerance(struct sysdev_device *dev, cons
 		strcpy(text, "any\n");
 	else
 		snprintf(text, sizeof(text), "%d\n", us);
+	if (device_fd(dev) < 0)
+		return dev->fd;
 	pfd = openat(dev->fd, "power", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (pfd < 0)
 		return errno == ENOENT || errno == ENOTDIR || errno == ELOOP ? -EOPNOTSUPP : -errno;

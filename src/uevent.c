@@ -108,6 +108,29 @@ int uevent_read_at(struct uevent *u, int dirfd)
 	return uevent_parse(u, (size_t)len);
 }
 
+int uevent_copy(struct uevent *dst, const struct uevent *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	dst->cap = src->len + 1;
+	dst->buf = malloc(dst->cap);
+	dst->keys = malloc((src->n ? src->n : 1) * sizeof(*dst->keys));
+	dst->values = malloc((src->n ? src->n : 1) * sizeof(*dst->values));
+	if (!dst->buf || !dst->keys || !dst->values) {
+		uevent_free(dst);
+		return -ENOMEM;
+	}
+	memcpy(dst->buf, src->buf, src->len + 1);
+	/* keys and values point into the buffer: the same offsets in the copy */
+	for (size_t i = 0; i < src->n; i++) {
+		dst->keys[i] = dst->buf + (src->keys[i] - src->buf);
+		dst->values[i] = dst->buf + (src->values[i] - src->buf);
+	}
+	dst->len = src->len;
+	dst->n = dst->keys_cap = src->n;
+	memcpy(dst->devnum, src->devnum, sizeof(dst->devnum));
+	return 0;
+}
+
 const char *uevent_get(const struct uevent *u, const char *key)
 {
 	for (size_t i = 0; i < u->n; i++)

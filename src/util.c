@@ -27,6 +27,11 @@ static const char *next_component(const char **p, size_t *len)
 	return c;
 }
 
+char *strdup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
 int cmp_strp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

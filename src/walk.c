@@ -762,6 +762,21 @@ _public_ int sysdev_node_get_error(const struct sysdev_node *node)
 	return node->error;
 }
 
+struct sysdev *node_context(const struct sysdev_node *node)
+{
+	return node->w->ctx;
+}
+
+const struct uevent *node_uevent(const struct sysdev_node *node)
+{
+	return node->is_device && node->uevent_read ? &node->uevent : NULL;
+}
+
+bool node_has_dev(const struct sysdev_node *node)
+{
+	return node->is_device && node->has_dev;
+}
+
 _public_ bool sysdev_node_is_truncated(const struct sysdev_node *node)
 {
 	return node->truncated;

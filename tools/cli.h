@@ -24,6 +24,7 @@ struct options {
 	bool color;
 	bool stats;
 	bool check_udev;
+	bool watch;
 	const char *parents;
 	const char *explain;
 	const char *set_lt_value;
@@ -85,6 +86,7 @@ int cmd_diff(const struct options *o);
 /* cmd-diff.c: whether the kernel numbers this device name in order (wakeup7, device:02) */
 bool name_is_kernel_numbered(const char *name);
 int cmd_check_udev(struct sysdev *ctx, const struct options *o);
+int cmd_watch(struct sysdev *ctx, const struct options *o);
 
 /*
  * Directories a walk could not read: the first is named at the end, the

@@ -295,6 +295,7 @@ static void usage(FILE *f)
 		"      --capture DIR        copy the tree (or START) into the empty DIR\n"
 		"      --diff OLD NEW       compare two sysfs roots (exit 1 when they differ)\n"
 		"      --check-udev         compare the walk with libudev's enumeration\n"
+		"      --watch              one line per kernel uevent (JSON lines with -J)\n"
 		"\n"
 		"  -r, --root DIR           the sysfs root (default /sys)\n"
 		"  -h, --help               show this help\n"
@@ -315,6 +316,7 @@ enum {
 	OPT_CAPTURE,
 	OPT_DIFF,
 	OPT_CHECK_UDEV,
+	OPT_WATCH,
 };
 
 /* Decimal digits only: no sign, no blank on either side, 0..SYSDEV_MAX_DEPTH. */
@@ -409,6 +411,7 @@ int main(int argc, char **argv)
 		{"capture", required_argument, NULL, OPT_CAPTURE},
 		{"diff", no_argument, NULL, OPT_DIFF},
 		{"check-udev", no_argument, NULL, OPT_CHECK_UDEV},
+		{"watch", no_argument, NULL, OPT_WATCH},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{0},
@@ -426,6 +429,7 @@ int main(int argc, char **argv)
 	static const struct mode capture = {"--capture", GIVEN_ROOT | GIVEN_START};
 	static const struct mode diff_mode = {"--diff", GIVEN_JSON | GIVEN_ATTRS};
 	static const struct mode check_udev = {"--check-udev", GIVEN_ROOT | GIVEN_JSON | GIVEN_ALL};
+	static const struct mode watch = {"--watch", GIVEN_JSON | GIVEN_SUBSYSTEM};
 	const struct mode *mode = &tree;
 	const char **want_arg = NULL; /* a mode's DEVICE given as the positional argument */
 	struct options o = {.depth = -1};
@@ -545,6 +549,11 @@ int main(int argc, char **argv)
 			mode = &check_udev;
 			modes++;
 			break;
+		case OPT_WATCH:
+			o.watch = true;
+			mode = &watch;
+			modes++;
+			break;
 		case 'h':
 			usage(stdout);
 			return check_output();
@@ -558,7 +567,7 @@ int main(int argc, char **argv)
 	}
 	if (modes > 1) {
 		warnx_(NULL, "choose one of --parents, --explain, --stats, --capture, --diff, "
-			     "--check-udev, --get-/--set-latency-tolerance");
+			     "--check-udev, --watch, --get-/--set-latency-tolerance");
 		return EXIT_USAGE;
 	}
 	if (o.set_lt_value) {
@@ -647,6 +656,8 @@ int main(int argc, char **argv)
 		ret = cmd_capture(ctx, &o);
 	else if (o.check_udev)
 		ret = cmd_check_udev(ctx, &o);
+	else if (o.watch)
+		ret = cmd_watch(ctx, &o);
 	else if (o.subsystem)
 		ret = cmd_list_subsystem(ctx, &o);
 	else if (o.json)

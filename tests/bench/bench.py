@@ -315,6 +315,10 @@ def synthetic(args, exe, tmpdir):
             cmds[(n, "default")] = ([exe, "--root", root], runs)
             cmds[(n, "json-all")] = ([exe, "--root", root, "--json", "--all"], runs)
             cmds[(n, "find")] = (["find", os.path.join(root, "devices")], runs)
+            if args.enumtool:
+                # the enumerator: every device kept (scan) or handed over as found (foreach)
+                cmds[(n, "enumerate-scan")] = ([args.enumtool, "count", root], runs)
+                cmds[(n, "enumerate-foreach")] = ([args.enumtool, "stream", root], runs)
         loadavg("synthetic start")
         res = medians(cmds, args.runs)
         loadavg("synthetic end")
@@ -367,6 +371,7 @@ def main():
     ap.add_argument("--strace-top", type=int, default=8,
                     help="how many syscalls to break down per command")
     ap.add_argument("--no-strace", action="store_true")
+    ap.add_argument("--enumtool", help="tests/enumerate/enumtool: time the enumerator too")
     ap.add_argument("--strace-max", type=int, default=10000,
                     help="largest synthetic tree to run under strace")
     args = ap.parse_args()

@@ -214,6 +214,11 @@ def options(root, tmp):
               r.returncode == 2 and word in r.stderr.splitlines()[0] and not r.stdout,
               r.stderr + r.stdout[:200])
     check("5: a refused --capture created nothing", not os.path.exists(os.path.join(tmp, "cap")))
+    for args, word in ((["--watch", "--all"], b"--all"), (["--watch", CLIENT], b"START"),
+                       (["--watch", "--root", root], b"--root")):
+        r = run(*args)
+        check(f"5: {' '.join(a.replace(root, 'ROOT') for a in args)}: refused, exit 2",
+              r.returncode == 2 and word in r.stderr.splitlines()[0] and not r.stdout, r.stderr)
     r = run("--root", root, "--parents", "--json", "net:lo")
     try:
         doc = json.loads(r.stdout)

@@ -51,6 +51,19 @@ settle() {
 
 settle
 
+# An HDA controller probes its codecs asynchronously, and on a loaded host
+# (TCG) the tree can stand still for seconds before they appear: wait for
+# them, as long as a settle may last.
+if ls /sys/bus/pci/drivers/snd_hda_intel/0000:* >/dev/null 2>&1; then
+	t=0
+	while [ $t -lt "$SETTLE_MAX" ] && ! ls /sys/bus/hdaudio/devices/* >/dev/null 2>&1; do
+		sleep 1
+		t=$((t + 1))
+	done
+	echo "@@SDT-MACHINE hda codecs after ${t}s"
+	settle
+fi
+
 for a in /sys/bus/i2c/devices/i2c-*; do
 	[ -e "$a/name" ] || continue
 	name=$(cat "$a/name")

@@ -1,0 +1,622 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The enumerator: the devices that match, with udev's meaning of each match,
+ * found through the indexes the kernel keeps (S/class/NAME, S/bus/NAME/devices)
+ * where a subsystem is asked for, or by one walk (of the whole tree, or of a
+ * parent's subtree) otherwise.  Results come in the walk's order.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device-private.h"
+
+struct strv {
+	char **v;
+	size_t n, cap;
+};
+
+struct kv {
+	char *key, *glob;
+};
+
+struct kvv {
+	struct kv *v;
+	size_t n, cap;
+};
+
+struct sysdev_enumerator {
+	int refcount;
+	struct sysdev *ctx;
+	struct strv subsystems, nomatch_subsystems, sysnames, drivers, devtypes;
+	struct kvv properties, sysattrs;
+	char *parent;	     /* devpath of the subtree, or NULL */
+	unsigned placements; /* bit per enum sysdev_placement; 0: any */
+	bool unlinked;
+	bool full_walk;
+	struct name_set linked; /* with unlinked: devpaths that S/bus or S/class link to */
+	/* sysdev_enumerator_foreach(): each device handed over as found, none kept */
+	sysdev_enumerator_fn fn;
+	void *fn_data;
+	/* results */
+	struct sysdev_device **devs;
+	size_t n, cap;
+	bool scanned;
+};
+
+static int strv_add(struct strv *s, const char *str)
+{
+	if (s->n == s->cap) {
+		size_t ncap = s->cap ? s->cap * 2 : 4;
+		char **n = realloc(s->v, ncap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		s->v = n;
+		s->cap = ncap;
+	}
+	s->v[s->n] = strdup(str);
+	if (!s->v[s->n])
+		return -ENOMEM;
+	s->n++;
+	return 0;
+}
+
+static void strv_free(struct strv *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+static int kvv_add(struct kvv *s, const char *key, const char *glob)
+{
+	struct kv *kv;
+
+	if (s->n == s->cap) {
+		size_t ncap = s->cap ? s->cap * 2 : 4;
+		struct kv *n = realloc(s->v, ncap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		s->v = n;
+		s->cap = ncap;
+	}
+	kv = &s->v[s->n];
+	kv->key = strdup(key);
+	kv->glob = glob ? strdup(glob) : NULL;
+	if (!kv->key || (glob && !kv->glob)) {
+		free(kv->key);
+		free(kv->glob);
+		return -ENOMEM;
+	}
+	s->n++;
+	return 0;
+}
+
+static void kvv_free(struct kvv *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		free(s->v[i].key);
+		free(s->v[i].glob);
+	}
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+static void results_free(struct sysdev_enumerator *e)
+{
+	for (size_t i = 0; i < e->n; i++)
+		sysdev_device_unref(e->devs[i]);
+	free(e->devs);
+	e->devs = NULL;
+	e->n = e->cap = 0;
+	e->scanned = false;
+}
+
+_public_ int sysdev_enumerator_new(struct sysdev *ctx, struct sysdev_enumerator **out)
+{
+	struct sysdev_enumerator *e;
+
+	if (!ctx || !out)
+		return -EINVAL;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	e->refcount = 1;
+	e->ctx = sysdev_ref(ctx);
+	*out = e;
+	return 0;
+}
+
+_public_ struct sysdev_enumerator *sysdev_enumerator_ref(struct sysdev_enumerator *e)
+{
+	if (e)
+		e->refcount++;
+	return e;
+}
+
+_public_ struct sysdev_enumerator *sysdev_enumerator_unref(struct sysdev_enumerator *e)
+{
+	if (!e || --e->refcount > 0)
+		return NULL;
+	results_free(e);
+	strv_free(&e->subsystems);
+	strv_free(&e->nomatch_subsystems);
+	strv_free(&e->sysnames);
+	strv_free(&e->drivers);
+	strv_free(&e->devtypes);
+	kvv_free(&e->properties);
+	kvv_free(&e->sysattrs);
+	free(e->parent);
+	name_set_free(&e->linked);
+	sysdev_unref(e->ctx);
+	free(e);
+	return NULL;
+}
+
+/* Any change of the matches invalidates what a scan found. */
+#define CHANGE(e, expr)                                                                            \
+	do {                                                                                       \
+		if (!(e))                                                                          \
+			return -EINVAL;                                                            \
+		results_free(e);                                                                   \
+		return (expr);                                                                     \
+	} while (0)
+
+_public_ int sysdev_enumerator_add_match_subsystem(struct sysdev_enumerator *e,
+						   const char *subsystem, bool match)
+{
+	if (!subsystem)
+		return -EINVAL;
+	CHANGE(e, strv_add(match ? &e->subsystems : &e->nomatch_subsystems, subsystem));
+}
+
+_public_ int sysdev_enumerator_add_match_sysname(struct sysdev_enumerator *e, const char *glob)
+{
+	if (!glob)
+		return -EINVAL;
+	CHANGE(e, strv_add(&e->sysnames, glob));
+}
+
+_public_ int sysdev_enumerator_add_match_driver(struct sysdev_enumerator *e, const char *glob)
+{
+	if (!glob)
+		return -EINVAL;
+	CHANGE(e, strv_add(&e->drivers, glob));
+}
+
+_public_ int sysdev_enumerator_add_match_devtype(struct sysdev_enumerator *e, const char *devtype)
+{
+	if (!devtype)
+		return -EINVAL;
+	CHANGE(e, strv_add(&e->devtypes, devtype));
+}
+
+_public_ int sysdev_enumerator_add_match_property(struct sysdev_enumerator *e, const char *key,
+						  const char *glob)
+{
+	if (!key || !*key)
+		return -EINVAL;
+	CHANGE(e, kvv_add(&e->properties, key, glob ? glob : "*"));
+}
+
+_public_ int sysdev_enumerator_add_match_sysattr(struct sysdev_enumerator *e, const char *name,
+						 const char *glob)
+{
+	if (!name || !*name)
+		return -EINVAL;
+	CHANGE(e, kvv_add(&e->sysattrs, name, glob));
+}
+
+_public_ int sysdev_enumerator_add_match_parent(struct sysdev_enumerator *e, const char *devpath)
+{
+	char *p;
+
+	if (!devpath || !devpath_is_valid(devpath))
+		return -EINVAL;
+	p = strdup(devpath);
+	if (!p)
+		return -ENOMEM;
+	if (e) {
+		free(e->parent);
+		e->parent = p;
+	} else {
+		free(p);
+	}
+	CHANGE(e, 0);
+}
+
+_public_ int sysdev_enumerator_add_match_placement(struct sysdev_enumerator *e,
+						   enum sysdev_placement placement)
+{
+	if ((unsigned)placement > SYSDEV_PLACEMENT_SYSTEM)
+		return -EINVAL;
+	if (e)
+		e->placements |= 1u << placement;
+	CHANGE(e, 0);
+}
+
+_public_ int sysdev_enumerator_add_match_unlinked(struct sysdev_enumerator *e)
+{
+	if (e)
+		e->unlinked = true;
+	CHANGE(e, 0);
+}
+
+_public_ int sysdev_enumerator_set_full_walk(struct sysdev_enumerator *e, bool full_walk)
+{
+	if (e)
+		e->full_walk = full_walk;
+	CHANGE(e, 0);
+}
+
+static bool glob_any(const struct strv *globs, const char *s)
+{
+	if (!globs->n)
+		return true;
+	if (!s)
+		return false;
+	for (size_t i = 0; i < globs->n; i++)
+		if (fnmatch(globs->v[i], s, 0) == 0)
+			return true;
+	return false;
+}
+
+static bool str_any(const struct strv *strs, const char *s)
+{
+	if (!strs->n)
+		return true;
+	if (!s)
+		return false;
+	for (size_t i = 0; i < strs->n; i++)
+		if (strcmp(strs->v[i], s) == 0)
+			return true;
+	return false;
+}
+
+/* Whether @devpath is @top or below it, by whole components. */
+static bool in_subtree(const char *top, const char *devpath)
+{
+	size_t n = strlen(top);
+
+	return strncmp(devpath, top, n) == 0 && (devpath[n] == '/' || devpath[n] == '\0');
+}
+
+/* The matches that need the device object (its properties, attributes). */
+static int device_matches(struct sysdev_enumerator *e, struct sysdev_device *dev)
+{
+	const char *sub = sysdev_device_get_subsystem(dev);
+
+	if (e->subsystems.n && !str_any(&e->subsystems, sub))
+		return 0;
+	for (size_t i = 0; sub && i < e->nomatch_subsystems.n; i++)
+		if (strcmp(e->nomatch_subsystems.v[i], sub) == 0)
+			return 0;
+	if (!glob_any(&e->sysnames, sysdev_device_get_name(dev)) ||
+	    !glob_any(&e->drivers, sysdev_device_get_driver(dev)))
+		return 0;
+	/* only when asked: the devtype may need the uevent file read */
+	if (e->devtypes.n && !str_any(&e->devtypes, sysdev_device_get_devtype(dev)))
+		return 0;
+	if (e->parent && !in_subtree(e->parent, sysdev_device_get_devpath(dev)))
+		return 0;
+	if (e->placements && !(e->placements & (1u << sysdev_device_get_placement(dev))))
+		return 0;
+	if (e->unlinked && name_set_has(&e->linked, sysdev_device_get_devpath(dev)))
+		return 0;
+	if (e->properties.n) {
+		bool any = false;
+
+		for (size_t i = 0; i < e->properties.n && !any; i++) {
+			const char *v = sysdev_device_get_property(dev, e->properties.v[i].key);
+
+			any = v && fnmatch(e->properties.v[i].glob, v, 0) == 0;
+		}
+		if (!any)
+			return 0;
+	}
+	for (size_t i = 0; i < e->sysattrs.n; i++) {
+		char buf[4097];
+		ssize_t len =
+		    sysdev_device_read_attribute(dev, e->sysattrs.v[i].key, buf, sizeof(buf));
+
+		if (len < 0)
+			return 0;
+		if (e->sysattrs.v[i].glob && fnmatch(e->sysattrs.v[i].glob, buf, 0) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+static int result_add(struct sysdev_enumerator *e, struct sysdev_device *dev)
+{
+	if (e->n == e->cap) {
+		size_t ncap = e->cap ? e->cap * 2 : 64;
+		struct sysdev_device **n = realloc(e->devs, ncap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		e->devs = n;
+		e->cap = ncap;
+	}
+	e->devs[e->n++] = dev;
+	return 0;
+}
+
+static int on_node(const struct sysdev_node *node, void *data)
+{
+	struct sysdev_enumerator *e = data;
+	struct sysdev_device *dev;
+	int r;
+
+	if (sysdev_node_get_kind(node) != SYSDEV_KIND_DEVICE)
+		return 0;
+	/* the cheap matches first, on what the walk read anyway */
+	if (e->subsystems.n && !str_any(&e->subsystems, sysdev_node_get_subsystem(node)))
+		return 0;
+	if (!glob_any(&e->sysnames, sysdev_node_get_name(node)) ||
+	    !glob_any(&e->drivers, sysdev_node_get_driver(node)))
+		return 0;
+	r = device_new_from_node(node, &dev);
+	if (r < 0)
+		return r;
+	r = device_matches(e, dev);
+	if (r <= 0) {
+		sysdev_device_unref(dev);
+		return r;
+	}
+	if (e->fn) {
+		r = e->fn(dev, e->fn_data);
+		sysdev_device_unref(dev);
+		return r < 0 ? r : 0;
+	}
+	r = result_add(e, dev);
+	if (r < 0)
+		sysdev_device_unref(dev);
+	return r;
+}
+
+/*
+ * The walk's order: parents before children, each directory's entries
+ * bytewise.  That is strcmp() with '/' below every other byte.
+ */
+static int cmp_walk_order(const char *a, const char *b)
+{
+	for (;; a++, b++) {
+		unsigned char ca = (unsigned char)*a, cb = (unsigned char)*b;
+
+		if (ca != cb) {
+			if (!ca || !cb)
+				return ca ? 1 : -1;
+			if (ca == '/')
+				return -1;
+			if (cb == '/')
+				return 1;
+			return ca < cb ? -1 : 1;
+		}
+		if (!ca)
+			return 0;
+	}
+}
+
+static int cmp_dev_walk_order(const void *a, const void *b)
+{
+	return cmp_walk_order(sysdev_device_get_devpath(*(struct sysdev_device *const *)a),
+			      sysdev_device_get_devpath(*(struct sysdev_device *const *)b));
+}
+
+/* Add each device that the links of index directory @dir (relative to the root) name. */
+static int scan_index(struct sysdev_enumerator *e, const char *dir)
+{
+	struct name_set set;
+	int r;
+
+	r = name_set_load(e->ctx->root_fd, dir + 1, &set);
+	if (r == -ENOENT || r == -ENOTDIR)
+		return 0;
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < set.n && r >= 0; i++) {
+		struct sysdev_device *dev;
+		char *path, *target = NULL, *devpath;
+		int rl;
+
+		if (asprintf(&path, "%s/%s", dir + 1, set.names[i]) < 0) {
+			r = -ENOMEM;
+			break;
+		}
+		/* the kernel's index entries are relative links: resolved as text, as udev does */
+		rl = readlink_alloc(e->ctx->root_fd, path, &target);
+		free(path);
+		if (rl < 0)
+			continue; /* an attribute of the class (S/class/firmware/timeout) */
+		devpath = resolve_link_target(e->ctx->root, dir, target);
+		free(target);
+		if (!devpath)
+			continue;
+		if (e->parent && !in_subtree(e->parent, devpath)) {
+			free(devpath);
+			continue;
+		}
+		r = device_new_indexed(e->ctx, devpath, &dev);
+		free(devpath);
+		if (r < 0) {
+			r = r == -ENOMEM ? r : 0; /* dangling or not a device: not listed */
+			continue;
+		}
+		r = device_matches(e, dev);
+		if (r > 0) {
+			r = result_add(e, dev);
+			if (r < 0)
+				sysdev_device_unref(dev);
+		} else {
+			sysdev_device_unref(dev);
+		}
+	}
+	name_set_free(&set);
+	return r < 0 ? r : 0;
+}
+
+/* With the unlinked match: every devpath that an entry of S/bus or S/class links to. */
+static int load_linked(struct sysdev_enumerator *e)
+{
+	static const char *const tops[] = {"/class", "/bus"};
+	struct strv all = {0};
+	int r = 0;
+
+	for (size_t t = 0; t < 2 && r >= 0; t++) {
+		struct name_set subs;
+
+		if (name_set_load(e->ctx->root_fd, tops[t] + 1, &subs) < 0)
+			continue;
+		for (size_t i = 0; i < subs.n && r >= 0; i++) {
+			struct name_set ents;
+			char *dir;
+
+			if (asprintf(&dir, t == 0 ? "%s/%s" : "%s/%s/devices", tops[t],
+				     subs.names[i]) < 0) {
+				r = -ENOMEM;
+				break;
+			}
+			if (name_set_load(e->ctx->root_fd, dir + 1, &ents) == 0) {
+				for (size_t j = 0; j < ents.n && r >= 0; j++) {
+					char *path, *target, *devpath;
+
+					if (asprintf(&path, "%s/%s", dir + 1, ents.names[j]) < 0) {
+						r = -ENOMEM;
+						break;
+					}
+					if (readlink_alloc(e->ctx->root_fd, path, &target) == 0) {
+						devpath =
+						    resolve_link_target(e->ctx->root, dir, target);
+						free(target);
+						if (devpath) {
+							r = strv_add(&all, devpath);
+							free(devpath);
+						}
+					}
+					free(path);
+				}
+				name_set_free(&ents);
+			}
+			free(dir);
+		}
+		name_set_free(&subs);
+	}
+	if (r < 0) {
+		strv_free(&all);
+		return r;
+	}
+	name_set_free(&e->linked);
+	e->linked.names = all.v;
+	e->linked.n = all.n;
+	if (all.n)
+		qsort(e->linked.names, e->linked.n, sizeof(char *), cmp_strp);
+	return 0;
+}
+
+_public_ int sysdev_enumerator_scan(struct sysdev_enumerator *e)
+{
+	unsigned flags = SYSDEV_WALK_ERRORS;
+	int r;
+
+	if (!e)
+		return -EINVAL;
+	results_free(e);
+	if (e->unlinked) {
+		r = load_linked(e);
+		if (r < 0)
+			return r;
+	}
+	if (e->subsystems.n && !e->full_walk) {
+		/* a name may be a class, a bus, or both: look in each index it has */
+		for (size_t i = 0; i < e->subsystems.n; i++) {
+			const char *s = e->subsystems.v[i];
+			char *dir;
+
+			if (strchr(s, '/') || !strcmp(s, ".") || !strcmp(s, ".."))
+				continue;
+			if (sysdev_is_class_name(e->ctx, s)) {
+				if (asprintf(&dir, "/class/%s", s) < 0)
+					return -ENOMEM;
+				r = scan_index(e, dir);
+				free(dir);
+				if (r < 0)
+					return r;
+			}
+			if (sysdev_is_bus_name(e->ctx, s)) {
+				if (asprintf(&dir, "/bus/%s/devices", s) < 0)
+					return -ENOMEM;
+				r = scan_index(e, dir);
+				free(dir);
+				if (r < 0)
+					return r;
+			}
+		}
+		if (e->n > 1) {
+			size_t o = 1;
+
+			qsort(e->devs, e->n, sizeof(*e->devs), cmp_dev_walk_order);
+			/* a device in two indexes (a name both bus and class) is listed once */
+			for (size_t i = 1; i < e->n; i++) {
+				if (strcmp(sysdev_device_get_devpath(e->devs[i]),
+					   sysdev_device_get_devpath(e->devs[o - 1])) == 0)
+					sysdev_device_unref(e->devs[i]);
+				else
+					e->devs[o++] = e->devs[i];
+			}
+			e->n = o;
+		}
+	} else {
+		if (e->properties.n || e->devtypes.n)
+			flags |= SYSDEV_WALK_UEVENT;
+		r = sysdev_walk(e->ctx, e->parent, flags, -1, on_node, NULL, e, NULL);
+		if (r < 0) {
+			results_free(e);
+			return r == -ENOENT && e->parent ? 0 : r;
+		}
+	}
+	e->scanned = true;
+	return 0;
+}
+
+_public_ int sysdev_enumerator_foreach(struct sysdev_enumerator *e, sysdev_enumerator_fn fn,
+				       void *userdata)
+{
+	int r;
+
+	if (!e || !fn)
+		return -EINVAL;
+	if (e->subsystems.n && !e->full_walk) {
+		/* an index is sorted before it is handed out: it is kept, then dropped */
+		r = sysdev_enumerator_scan(e);
+		for (size_t i = 0; r >= 0 && i < e->n; i++)
+			r = fn(e->devs[i], userdata);
+		results_free(e);
+		return r < 0 ? r : 0;
+	}
+	e->fn = fn;
+	e->fn_data = userdata;
+	r = sysdev_enumerator_scan(e);
+	e->fn = NULL;
+	e->fn_data = NULL;
+	results_free(e);
+	return r;
+}
+
+_public_ size_t sysdev_enumerator_get_count(const struct sysdev_enumerator *e)
+{
+	return e ? e->n : 0;
+}
+
+_public_ struct sysdev_device *sysdev_enumerator_get_device_at(const struct sysdev_enumerator *e,
+							       size_t i)
+{
+	if (!e || i >= e->n)
+		return NULL;
+	return e->devs[i];
+}

@@ -1,0 +1,401 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The monitor: the kernel's uevents as they happen, each with the device's
+ * place in the tree (kind, placement, class directory, parent) read while it
+ * still exists.  A descriptor for the caller's poll loop; no thread, no
+ * signal handler.  Messages that are not the kernel's (another sender on the
+ * group), cut short or malformed are dropped and counted, never trusted.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <libudev.h>
+#include <linux/netlink.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "device-private.h"
+
+struct filter {
+	char *subsystem, *devtype; /* devtype NULL: any */
+};
+
+struct sysdev_monitor {
+	int refcount;
+	struct sysdev *ctx;
+	int fd;
+	/* the udev source: libudev's monitor of udevd's processed events */
+	struct udev *udev;
+	struct udev_monitor *umon;
+	struct filter *filters;
+	size_t nfilters;
+	unsigned long dropped;
+	char buf[UEVENT_MESSAGE_MAX + 1];
+};
+
+struct sysdev_event {
+	struct uevent_message msg;
+	int kind; /* enum sysdev_kind, or -1: not known (gone, or outside /devices) */
+	char *parent, *class_dir;
+};
+
+_public_ int sysdev_monitor_new(struct sysdev *ctx, struct sysdev_monitor **out)
+{
+	struct sockaddr_nl sa = {.nl_family = AF_NETLINK, .nl_groups = 1 /* the kernel's */};
+	struct sysdev_monitor *m;
+	int on = 1;
+
+	if (!ctx || !out)
+		return -EINVAL;
+	*out = NULL;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	m->refcount = 1;
+	m->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_KOBJECT_UEVENT);
+	if (m->fd < 0) {
+		int err = -errno;
+
+		free(m);
+		return err;
+	}
+	/* the sender's credentials come with each message: only the kernel's are taken */
+	if (setsockopt(m->fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof(on)) < 0 ||
+	    bind(m->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		int err = -errno;
+
+		close(m->fd);
+		free(m);
+		return err;
+	}
+	m->ctx = sysdev_ref(ctx);
+	*out = m;
+	return 0;
+}
+
+_public_ int sysdev_monitor_new_udev(struct sysdev *ctx, struct sysdev_monitor **out)
+{
+	struct sysdev_monitor *m;
+
+	if (!ctx || !out)
+		return -EINVAL;
+	*out = NULL;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	m->refcount = 1;
+	m->fd = -1;
+	m->udev = udev_new();
+	m->umon = m->udev ? udev_monitor_new_from_netlink(m->udev, "udev") : NULL;
+	if (!m->umon || udev_monitor_enable_receiving(m->umon) < 0) {
+		int err = errno ? -errno : -ENOMEM;
+
+		udev_monitor_unref(m->umon);
+		udev_unref(m->udev);
+		free(m);
+		return err;
+	}
+	m->fd = udev_monitor_get_fd(m->umon);
+	m->ctx = sysdev_ref(ctx);
+	*out = m;
+	return 0;
+}
+
+_public_ struct sysdev_monitor *sysdev_monitor_ref(struct sysdev_monitor *m)
+{
+	if (m)
+		m->refcount++;
+	return m;
+}
+
+_public_ struct sysdev_monitor *sysdev_monitor_unref(struct sysdev_monitor *m)
+{
+	if (!m || --m->refcount > 0)
+		return NULL;
+	if (m->umon) {
+		udev_monitor_unref(m->umon); /* closes its descriptor */
+		udev_unref(m->udev);
+	} else {
+		close(m->fd);
+	}
+	for (size_t i = 0; i < m->nfilters; i++) {
+		free(m->filters[i].subsystem);
+		free(m->filters[i].devtype);
+	}
+	free(m->filters);
+	sysdev_unref(m->ctx);
+	free(m);
+	return NULL;
+}
+
+_public_ int sysdev_monitor_get_fd(const struct sysdev_monitor *m)
+{
+	return m ? m->fd : -EINVAL;
+}
+
+_public_ unsigned long sysdev_monitor_get_dropped(const struct sysdev_monitor *m)
+{
+	return m ? m->dropped : 0;
+}
+
+_public_ int sysdev_monitor_add_match_subsystem_devtype(struct sysdev_monitor *m,
+							const char *subsystem, const char *devtype)
+{
+	struct filter *n;
+
+	if (!m || !subsystem)
+		return -EINVAL;
+	n = realloc(m->filters, (m->nfilters + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	m->filters = n;
+	/* udevd's messages carry hashes a socket filter tests: filtered in the kernel */
+	if (m->umon &&
+	    (udev_monitor_filter_add_match_subsystem_devtype(m->umon, subsystem, devtype) < 0 ||
+	     udev_monitor_filter_update(m->umon) < 0))
+		return -EINVAL;
+	n = &m->filters[m->nfilters];
+	n->subsystem = strdup(subsystem);
+	n->devtype = devtype ? strdup(devtype) : NULL;
+	if (!n->subsystem || (devtype && !n->devtype)) {
+		free(n->subsystem);
+		free(n->devtype);
+		return -ENOMEM;
+	}
+	m->nfilters++;
+	return 0;
+}
+
+/*
+ * The kernel's messages carry no header a socket filter could test, so the
+ * filters apply here, to the parsed properties.
+ */
+static bool passes(const struct sysdev_monitor *m, const struct uevent_message *msg)
+{
+	const char *devtype = uevent_message_get(msg, "DEVTYPE");
+
+	if (!m->nfilters)
+		return true;
+	for (size_t i = 0; i < m->nfilters; i++) {
+		if (!msg->subsystem || strcmp(m->filters[i].subsystem, msg->subsystem) != 0)
+			continue;
+		if (!m->filters[i].devtype || (devtype && !strcmp(m->filters[i].devtype, devtype)))
+			return true;
+	}
+	return false;
+}
+
+/* Where the device sits, while it is there. */
+static void classify_event(struct sysdev *ctx, struct sysdev_event *ev)
+{
+	struct sysdev_device *dev;
+	const char *p = ev->msg.devpath;
+
+	ev->kind = -1;
+	if (strcmp(ev->msg.action, "remove") == 0 || !devpath_is_valid(p))
+		return;
+	ev->kind = sysdev_classify(ctx, p);
+	if (ev->kind < 0) {
+		ev->kind = -1; /* gone already, or never a directory */
+		return;
+	}
+	if (ev->kind == SYSDEV_KIND_DEVICE && sysdev_device_new_from_devpath(ctx, p, &dev) == 0) {
+		ev->parent = strdup_or_null(sysdev_device_get_parent_devpath(dev));
+		ev->class_dir = strdup_or_null(sysdev_device_get_class_dir(dev));
+		sysdev_device_unref(dev);
+	}
+}
+
+/*
+ * A udevd event as the kernel would have written it ("ACTION@DEVPATH", then
+ * the properties), so that one parser with one set of checks reads both.
+ */
+static int receive_udev(struct sysdev_monitor *m, struct sysdev_event **out)
+{
+	for (;;) {
+		struct udev_device *d;
+		struct udev_list_entry *l;
+		struct sysdev_event *ev;
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f;
+		int err;
+
+		errno = 0;
+		d = udev_monitor_receive_device(m->umon);
+		if (!d)
+			return errno && errno != EAGAIN && errno != EWOULDBLOCK ? -errno : -EAGAIN;
+		f = open_memstream(&buf, &len);
+		if (!f) {
+			udev_device_unref(d);
+			return -ENOMEM;
+		}
+		fprintf(f, "%s@%s", udev_device_get_action(d) ?: "",
+			udev_device_get_devpath(d) ?: "");
+		fputc('\0', f);
+		udev_list_entry_foreach(l, udev_device_get_properties_list_entry(d))
+		{
+			fprintf(f, "%s=%s", udev_list_entry_get_name(l),
+				udev_list_entry_get_value(l) ?: "");
+			fputc('\0', f);
+		}
+		udev_device_unref(d);
+		if (fclose(f) != 0) {
+			free(buf);
+			return -ENOMEM;
+		}
+		ev = calloc(1, sizeof(*ev));
+		if (!ev) {
+			free(buf);
+			return -ENOMEM;
+		}
+		err = uevent_message_parse(&ev->msg, buf, len);
+		free(buf);
+		if (err == -ENOMEM) {
+			free(ev);
+			return err;
+		}
+		if (err < 0) {
+			free(ev);
+			m->dropped++;
+			continue;
+		}
+		classify_event(m->ctx, ev);
+		*out = ev;
+		return 0;
+	}
+}
+
+_public_ int sysdev_monitor_receive(struct sysdev_monitor *m, struct sysdev_event **out)
+{
+	if (!m || !out)
+		return -EINVAL;
+	*out = NULL;
+	if (m->umon)
+		return receive_udev(m, out);
+	for (;;) {
+		char control[CMSG_SPACE(sizeof(struct ucred))];
+		struct sockaddr_nl from;
+		struct iovec iov = {.iov_base = m->buf, .iov_len = sizeof(m->buf)};
+		struct msghdr mh = {.msg_name = &from,
+				    .msg_namelen = sizeof(from),
+				    .msg_iov = &iov,
+				    .msg_iovlen = 1,
+				    .msg_control = control,
+				    .msg_controllen = sizeof(control)};
+		struct cmsghdr *c;
+		struct ucred *cred = NULL;
+		struct sysdev_event *ev;
+		ssize_t n;
+		int err;
+
+		n = recvmsg(m->fd, &mh, MSG_DONTWAIT);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return errno == EWOULDBLOCK ? -EAGAIN : -errno;
+		}
+		for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
+			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS &&
+			    c->cmsg_len == CMSG_LEN(sizeof(struct ucred)))
+				cred = (struct ucred *)CMSG_DATA(c);
+		/* only the kernel sends from port 0 with pid 0; a cut message is no message */
+		if ((mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) || mh.msg_namelen != sizeof(from) ||
+		    from.nl_pid != 0 || !cred || cred->pid != 0 || cred->uid != 0) {
+			m->dropped++;
+			continue;
+		}
+		ev = calloc(1, sizeof(*ev));
+		if (!ev)
+			return -ENOMEM;
+		err = uevent_message_parse(&ev->msg, m->buf, (size_t)n);
+		if (err == -ENOMEM) {
+			free(ev);
+			return err;
+		}
+		if (err < 0) {
+			free(ev);
+			m->dropped++;
+			continue;
+		}
+		if (!passes(m, &ev->msg)) {
+			sysdev_event_unref(ev);
+			continue;
+		}
+		classify_event(m->ctx, ev);
+		*out = ev;
+		return 0;
+	}
+}
+
+_public_ struct sysdev_event *sysdev_event_unref(struct sysdev_event *ev)
+{
+	if (!ev)
+		return NULL;
+	uevent_message_free(&ev->msg);
+	free(ev->parent);
+	free(ev->class_dir);
+	free(ev);
+	return NULL;
+}
+
+_public_ const char *sysdev_event_get_action(const struct sysdev_event *ev)
+{
+	return ev ? ev->msg.action : NULL;
+}
+
+_public_ const char *sysdev_event_get_devpath(const struct sysdev_event *ev)
+{
+	return ev ? ev->msg.devpath : NULL;
+}
+
+_public_ const char *sysdev_event_get_subsystem(const struct sysdev_event *ev)
+{
+	return ev ? ev->msg.subsystem : NULL;
+}
+
+_public_ unsigned long long sysdev_event_get_seqnum(const struct sysdev_event *ev)
+{
+	return ev ? ev->msg.seqnum : 0;
+}
+
+_public_ const char *sysdev_event_get_property(const struct sysdev_event *ev, const char *key)
+{
+	return ev && key ? uevent_message_get(&ev->msg, key) : NULL;
+}
+
+_public_ bool sysdev_event_get_property_at(const struct sysdev_event *ev, size_t i,
+					   const char **key, const char **value)
+{
+	if (!ev || i >= ev->msg.n)
+		return false;
+	if (key)
+		*key = ev->msg.keys[i];
+	if (value)
+		*value = ev->msg.values[i];
+	return true;
+}
+
+_public_ int sysdev_event_get_kind(const struct sysdev_event *ev)
+{
+	return ev ? ev->kind : -EINVAL;
+}
+
+_public_ const char *sysdev_event_get_parent(const struct sysdev_event *ev)
+{
+	return ev ? ev->parent : NULL;
+}
+
+_public_ const char *sysdev_event_get_class_dir(const struct sysdev_event *ev)
+{
+	return ev ? ev->class_dir : NULL;
+}
+
+_public_ int sysdev_event_get_placement(const struct sysdev_event *ev)
+{
+	if (!ev)
+		return -EINVAL;
+	return devpath_is_valid(ev->msg.devpath) ? (int)placement_of(ev->msg.devpath) : -ENODEV;
+}

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * --watch: one line per kernel uevent as it happens, flushed, until SIGINT
+ * or SIGTERM (exit 0), as `udevadm monitor --kernel` but with each device's
+ * kind, parent and class directory.  With --json, JSON lines.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/* The kind each device had when last seen, for its remove event. */
+struct seen {
+	char **paths;
+	int *kinds;
+	size_t n, cap;
+};
+
+static int seen_find(const struct seen *s, const char *p)
+{
+	for (size_t i = s->n; i-- > 0;)
+		if (strcmp(s->paths[i], p) == 0)
+			return (int)i;
+	return -1;
+}
+
+static void seen_note(struct seen *s, const char *p, int kind)
+{
+	int i = seen_find(s, p);
+
+	if (i >= 0) {
+		s->kinds[i] = kind;
+		return;
+	}
+	if (s->n == s->cap) {
+		size_t ncap = s->cap ? s->cap * 2 : 64;
+		char **np = realloc(s->paths, ncap * sizeof(*np));
+		int *nk;
+
+		if (!np)
+			return;
+		s->paths = np;
+		nk = realloc(s->kinds, ncap * sizeof(*nk));
+		if (!nk)
+			return;
+		s->kinds = nk;
+		s->cap = ncap;
+	}
+	s->paths[s->n] = strdup(p);
+	if (s->paths[s->n])
+		s->kinds[s->n++] = kind;
+}
+
+static void print_event(const struct options *o, const struct sysdev_event *ev, int kind)
+{
+	const char *kinds = kind >= 0 ? sysdev_kind_to_string(kind) : NULL;
+	const char *parent = sysdev_event_get_parent(ev), *cd = sysdev_event_get_class_dir(ev);
+
+	if (o->json) {
+		printf("{\"seqnum\": %llu, \"action\": ", sysdev_event_get_seqnum(ev));
+		fput_json_string(stdout, sysdev_event_get_action(ev));
+		fputs(", \"devpath\": ", stdout);
+		fput_json_string(stdout, sysdev_event_get_devpath(ev));
+		fputs(", \"kind\": ", stdout);
+		fput_json_string(stdout, kinds);
+		fputs(", \"subsystem\": ", stdout);
+		fput_json_string(stdout, sysdev_event_get_subsystem(ev));
+		fputs(", \"parent\": ", stdout);
+		fput_json_string(stdout, parent);
+		fputs(", \"class_dir\": ", stdout);
+		fput_json_string(stdout, cd);
+		fputs("}\n", stdout);
+	} else {
+		printf("%llu ", sysdev_event_get_seqnum(ev));
+		fput_text(stdout, sysdev_event_get_action(ev));
+		fputc(' ', stdout);
+		fput_text(stdout, sysdev_event_get_devpath(ev));
+		printf(" %s ", kinds ? kinds : "-");
+		fput_text(stdout, sysdev_event_get_subsystem(ev) ?: "-");
+		if (parent) {
+			fputs(" parent=", stdout);
+			fput_text(stdout, parent);
+		}
+		if (cd) {
+			fputs(" class_dir=", stdout);
+			fput_text(stdout, cd);
+		}
+		fputc('\n', stdout);
+	}
+}
+
+int cmd_watch(struct sysdev *ctx, const struct options *o)
+{
+	struct sigaction sa = {.sa_handler = on_signal};
+	struct sysdev_monitor *m;
+	struct seen seen = {0};
+	int err, ret = 0;
+
+	err = sysdev_monitor_new(ctx, &m);
+	if (err < 0) {
+		warnx_("--watch", "cannot listen to the kernel's uevents: %s", error_words(err));
+		return EXIT_RUNTIME;
+	}
+	if (o->subsystem && sysdev_monitor_add_match_subsystem_devtype(m, o->subsystem, NULL) < 0) {
+		sysdev_monitor_unref(m);
+		return EXIT_RUNTIME;
+	}
+	/* no SA_RESTART: poll() returns at once with EINTR */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	while (!stop) {
+		struct pollfd p = {.fd = sysdev_monitor_get_fd(m), .events = POLLIN};
+		struct sysdev_event *ev;
+
+		if (poll(&p, 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			warnx_("--watch", "poll: %s", error_words(-errno));
+			ret = EXIT_RUNTIME;
+			break;
+		}
+		while (!stop && (err = sysdev_monitor_receive(m, &ev)) == 0) {
+			const char *action = sysdev_event_get_action(ev);
+			const char *devpath = sysdev_event_get_devpath(ev);
+			int kind = sysdev_event_get_kind(ev), i;
+
+			if (strcmp(action, "remove") == 0) {
+				/* gone: the kind it had when last seen */
+				i = seen_find(&seen, devpath);
+				kind = i >= 0 ? seen.kinds[i] : -1;
+			} else if (kind >= 0) {
+				seen_note(&seen, devpath, kind);
+			}
+			print_event(o, ev, kind);
+			sysdev_event_unref(ev);
+			if (fflush(stdout) != 0) {
+				stop = 1;
+				ret = check_output();
+			}
+		}
+		if (err < 0 && err != -EAGAIN && !stop) {
+			warnx_("--watch", "%s", error_words(err));
+			ret = EXIT_RUNTIME;
+			break;
+		}
+	}
+	for (size_t i = 0; i < seen.n; i++)
+		free(seen.paths[i]);
+	free(seen.paths);
+	free(seen.kinds);
+	sysdev_monitor_unref(m);
+	return ret;
+}
