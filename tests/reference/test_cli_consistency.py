@@ -65,6 +65,11 @@ def main():
                 n = json.loads(r.stdout.decode("utf-8", "surrogateescape"))["nodes"][0]
             except (ValueError, KeyError, IndexError):
                 n = {}
+            want_trunc = True if w["children"] else None
+            if n.get("children") != [] or n.get("truncated") is not want_trunc:
+                bad.append("walk at %s --depth 0: children %r truncated %r, the whole walk has "
+                           "%d children" % (ascii(path), n.get("children"), n.get("truncated"),
+                                            len(w["children"])))
             for k in ("path", "kind") + (FIELDS if w["kind"] == "device" else ()):
                 if n.get(k, "<absent>") != w.get(k):
                     bad.append("walk at %s: %s %r, the whole walk %r" % (ascii(path), k,
