@@ -433,6 +433,7 @@ static bool probe_shown(struct walker *w, struct sysdev_node *l, struct entry *e
 
 static int fill_device(struct walker *w, struct sysdev_node *l)
 {
+	const struct entry *de;
 	int err;
 
 	l->has_subsystem = l->has_driver = l->has_dev = false;
@@ -452,7 +453,9 @@ static int fill_device(struct walker *w, struct sysdev_node *l)
 		if (err < 0)
 			return err;
 	}
-	l->has_dev = find_entry(l, "dev") != NULL;
+	/* the dev attribute: a regular file, as a single-device lookup reads it */
+	de = find_entry(l, "dev");
+	l->has_dev = de && entry_type(l->fd, de) == DT_REG;
 	if ((w->flags & SYSDEV_WALK_UEVENT) || l->has_dev) {
 		/* an unreadable or oversized uevent leaves the properties empty */
 		err = uevent_read_at(&l->uevent, l->fd);

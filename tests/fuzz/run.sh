@@ -29,6 +29,10 @@ ninja -C "$builddir" $(for t in "${targets[@]}"; do echo tests/fuzz/fuzz-$t; don
 export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=1:allocator_may_return_null=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 status=0
+# executions per target, for .ci/summary: one "TARGET N" line each
+execs=$builddir/fuzz-artifacts/executions.txt
+mkdir -p "$builddir/fuzz-artifacts"
+: > "$execs"
 for t in "${targets[@]}"; do
     work=$(mktemp -d "${TMPDIR:-/tmp}/sysdev-fuzz-corpus-$t-XXXXXX")
     art=$builddir/fuzz-artifacts/$t
@@ -42,6 +46,8 @@ for t in "${targets[@]}"; do
         -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
         "${jobs[@]}" -artifact_prefix="$art/" -print_final_stats=1 >"$log" 2>&1); then
         grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb|^#[0-9]+.*DONE' "$log" | sed "s/^/   /" || true
+        n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | awk '{s += $1} END {print s + 0}')
+        echo "$t $n" >> "$execs"
     else
         status=1
         echo "FAIL: fuzz-$t found something; log: $log; artifacts: $art" >&2

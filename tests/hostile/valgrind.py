@@ -9,13 +9,16 @@ import sys
 
 def main():
     valgrind, cli, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+    if not valgrind:
+        print("SKIP: valgrind is not installed (apt-get install valgrind)")
+        return 77
     if not os.path.isdir("/sys/devices"):
         print("SKIP: no /sys/devices")
         return 77
     # an ASan build cannot run under valgrind
     deps = subprocess.run(["ldd", cli], capture_output=True, text=True).stdout
     if "libasan" in deps or "libubsan" in deps:
-        print("SKIP: sanitizer build")
+        print("SKIP: sanitizer build: valgrind cannot run ASan binaries")
         return 77
     cmd = [valgrind, "--tool=memcheck", "--leak-check=full", "--show-leak-kinds=all",
            "--errors-for-leak-kinds=all", "--error-exitcode=99", "--track-fds=no",

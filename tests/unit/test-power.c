@@ -84,6 +84,51 @@ static void test_power(void **state)
 	sysdev_unref(ctx);
 }
 
+/* Values the kernel never writes read as unknown, never as a number. */
+static void test_power_garbage(void **state)
+{
+	static const char *const bad_npo[] = {"x\n", "2\n", "10\n", "01\n", "1x\n", "", NULL};
+	static const char *const bad_lat[] = {"12abc\n", "-3\n", "abc\n", "", NULL};
+	const char *root = *state;
+	struct sysdev_device *dev;
+	struct sysdev_power p;
+	struct sysdev *ctx;
+
+	assert_int_equal(sysdev_new(root, &ctx), 0);
+	for (int i = 0; bad_npo[i]; i++) {
+		tree_file(root, CLIENT_REL "/power/pm_qos_no_power_off", bad_npo[i]);
+		assert_int_equal(sysdev_device_new(ctx, CLIENT, &dev), 0);
+		assert_int_equal(sysdev_device_get_power(dev, &p), 0);
+		if (p.no_power_off != -1)
+			fail_msg("pm_qos_no_power_off '%s' read as %d, not unknown", bad_npo[i],
+				 p.no_power_off);
+		sysdev_device_unref(dev);
+	}
+	tree_file(root, CLIENT_REL "/power/pm_qos_no_power_off", "0\n");
+	assert_int_equal(sysdev_device_new(ctx, CLIENT, &dev), 0);
+	assert_int_equal(sysdev_device_get_power(dev, &p), 0);
+	assert_int_equal(p.no_power_off, 0);
+	sysdev_device_unref(dev);
+	tree_file(root, CLIENT_REL "/power/pm_qos_no_power_off", "1\n");
+
+	for (int i = 0; bad_lat[i]; i++) {
+		tree_file(root, CLIENT_REL "/power/pm_qos_resume_latency_us", bad_lat[i]);
+		assert_int_equal(sysdev_device_new(ctx, CLIENT, &dev), 0);
+		assert_int_equal(sysdev_device_get_power(dev, &p), 0);
+		if (p.resume_latency_us != -1)
+			fail_msg("pm_qos_resume_latency_us '%s' read as %lld, not unknown", bad_lat[i],
+				 (long long)p.resume_latency_us);
+		sysdev_device_unref(dev);
+	}
+	tree_file(root, CLIENT_REL "/power/pm_qos_resume_latency_us", "25\n");
+	assert_int_equal(sysdev_device_new(ctx, CLIENT, &dev), 0);
+	assert_int_equal(sysdev_device_get_power(dev, &p), 0);
+	assert_int_equal(p.resume_latency_us, 25);
+	sysdev_device_unref(dev);
+	tree_file(root, CLIENT_REL "/power/pm_qos_resume_latency_us", "n/a\n");
+	sysdev_unref(ctx);
+}
+
 static void test_set(void **state)
 {
 	const char *root = *state;
@@ -138,6 +183,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_power),
+		cmocka_unit_test(test_power_garbage),
 		cmocka_unit_test(test_set),
 	};
 

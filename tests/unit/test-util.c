@@ -111,7 +111,7 @@ static void test_read_bounded(void **state)
 static void test_uevent(void **state)
 {
 	static const char text[] = "MAJOR=8\nMINOR=1\nDEVNAME=sda1\nDEVTYPE=partition\n"
-				   "noequals\n=novalue\nEMPTY=\nPARTN=1";
+				   "noequals\n=novalue\nEMPTY=\nMODALIAS=of:Nx=y\nPARTN=1";
 	struct uevent u = {0};
 
 	(void)state;
@@ -124,7 +124,10 @@ static void test_uevent(void **state)
 	assert_string_equal(uevent_get(&u, "EMPTY"), "");
 	assert_string_equal(uevent_get(&u, "PARTN"), "1");
 	assert_null(uevent_get(&u, "noequals"));
-	assert_int_equal(u.n, 6);
+	/* a value may hold '=': the key ends at the first one */
+	assert_string_equal(uevent_get(&u, "MODALIAS"), "of:Nx=y");
+	assert_null(uevent_get(&u, ""));
+	assert_int_equal(u.n, 7);
 	uevent_free(&u);
 
 	/* a devnum needs both numbers, decimal */

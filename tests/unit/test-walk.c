@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The walk and the classification over a tree laid out like the article's. */
 #include <errno.h>
+#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -55,6 +56,44 @@ static int on_enter(const struct sysdev_node *node, void *data)
 	/* the name is the last component of the devpath */
 	assert_string_equal(sysdev_node_get_name(node), strrchr(s->path, '/') + 1);
 	return 0;
+}
+
+/* <0, 0, >0: @a before, equal to, after @b in pre-order with bytewise siblings */
+static int preorder_cmp(const char *a, const char *b)
+{
+	for (;;) {
+		size_t la = strcspn(a, "/"), lb = strcspn(b, "/");
+		int r = memcmp(a, b, la < lb ? la : lb);
+
+		if (r || la != lb)
+			return r ? r : la < lb ? -1 : 1;
+		a += la;
+		b += lb;
+		if (!*a || !*b)
+			return *a ? 1 : *b ? -1 : 0;
+		a++;
+		b++;
+	}
+}
+
+static size_t ndirs;
+
+static int count_one(const char *path, const struct stat *st, int type, struct FTW *f)
+{
+	(void)path, (void)st, (void)f;
+	if (type == FTW_D || type == FTW_DNR)
+		ndirs++;
+	return 0;
+}
+
+static size_t count_dirs(const char *root)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/devices", root);
+	ndirs = 0;
+	assert_int_equal(nftw(path, count_one, 64, FTW_PHYS), 0);
+	return ndirs;
 }
 
 static int on_leave(const struct sysdev_node *node, void *data)
@@ -166,9 +205,16 @@ static void test_kinds(void **state)
 		/* the single-directory classification agrees with the walk */
 		assert_int_equal(sysdev_classify(ctx, want[i].path), (int)want[i].kind);
 	}
-	/* every directory exactly once, in bytewise pre-order */
+	/*
+	 * every directory exactly once, in bytewise pre-order: each path comes
+	 * strictly after the one before, comparing component by component (a
+	 * parent before its children, siblings by name); and as many as nftw(3)
+	 * counts directories, links not followed
+	 */
 	for (size_t i = 1; i < c.n; i++)
-		assert_true(strcmp(c.v[i - 1].path, c.v[i].path) != 0);
+		if (preorder_cmp(c.v[i - 1].path, c.v[i].path) >= 0)
+			fail_msg("walk order: %s after %s", c.v[i].path, c.v[i - 1].path);
+	assert_int_equal(c.n, count_dirs(*state));
 	assert_int_equal(st.devices, 14);
 	assert_int_equal(st.vanished, 0);
 	assert_int_equal(st.unreadable, 0);

@@ -1,0 +1,430 @@
+#!/usr/bin/env python3
+"""Mutation harness: does the test suite notice a small, realistic bug?
+
+Each mutant of tests/mutation/mutants.txt replaces one text that occurs
+exactly once in one file of src/ or tools/.  For each mutant the harness
+copies the checkout (tracked and untracked files, as they are now) into a
+scratch directory outside the repository, applies the mutant there, builds
+it, and runs the fast suites (every suite but qemu, machines, valgrind and
+bench) stage by stage, stopping at the first failure.  A mutant is killed
+when a test fails (or times out); it survives when every test passes.
+
+  tests/mutation/run.py --list                 one mutant a line
+  tests/mutation/run.py                        the whole list
+  tests/mutation/run.py --files classify.c,escape.c
+  tests/mutation/run.py --changed main         files changed since REV (and uncommitted)
+  tests/mutation/run.py --only stats-last-line-dropped
+  tests/mutation/run.py --check                every mutant's old text occurs once
+
+The last line of a run is `mutation: K of N killed`.  Exit status: 0 when
+every selected mutant is killed, 1 when one survived or could not be
+applied or built, 2 for bad usage or a red baseline.
+See tests/mutation/README.md.
+"""
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_LIST = os.path.join(HERE, "mutants.txt")
+EXCLUDED_SUITES = ("qemu", "machines", "valgrind", "bench")
+# cheap suites first: most mutants die there
+STAGE_ORDER = ("unit", "fuzz", "compare", "reference", "cli", "udev", "hostile", "fixtures")
+
+
+class Mutant:
+    def __init__(self, ident, line):
+        self.id = ident
+        self.line = line
+        self.file = None
+        self.breaks = None
+        self.old = None
+        self.new = None
+
+    def describe(self):
+        return f"{self.id}  {self.file}  {self.breaks}"
+
+
+def parse_list(path):
+    """The mutant list: blocks of 'mutant ID', 'file F', 'breaks TEXT',
+    'old TEXT', 'new TEXT'; 'old+ TEXT' / 'new+ TEXT' continue the text on a
+    new line.  The text is taken verbatim after the single space (tabs too)."""
+    mutants, cur, errors = [], None, []
+    with open(path, encoding="utf-8") as f:
+        for n, raw in enumerate(f, 1):
+            line = raw.rstrip("\n")
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            key, _, val = line.partition(" ")
+            if key == "mutant":
+                cur = Mutant(val.strip(), n)
+                mutants.append(cur)
+                continue
+            if cur is None:
+                errors.append(f"{path}:{n}: '{key}' before any 'mutant' line")
+                continue
+            if key in ("file", "breaks"):
+                setattr(cur, key, val.strip())
+            elif key in ("old", "new"):
+                if getattr(cur, key) is not None:
+                    errors.append(f"{path}:{n}: second '{key}' for {cur.id}")
+                setattr(cur, key, val)
+            elif key in ("old+", "new+"):
+                k = key[:-1]
+                if getattr(cur, k) is None:
+                    errors.append(f"{path}:{n}: '{key}' without '{k}'")
+                else:
+                    setattr(cur, k, getattr(cur, k) + "\n" + val)
+            else:
+                errors.append(f"{path}:{n}: unknown key '{key}'")
+    seen = set()
+    for m in mutants:
+        for k in ("file", "breaks", "old", "new"):
+            if getattr(m, k) is None:
+                errors.append(f"{path}:{m.line}: mutant {m.id} has no '{k}'")
+        if m.id in seen:
+            errors.append(f"{path}:{m.line}: mutant id {m.id} given twice")
+        seen.add(m.id)
+        if m.old is not None and m.old == m.new:
+            errors.append(f"{path}:{m.line}: mutant {m.id} changes nothing")
+    return mutants, errors
+
+
+def check_mutant(m, srcdir):
+    """None if the mutant applies to the tree at srcdir, else why not."""
+    path = os.path.join(srcdir, m.file)
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        return f"cannot read {m.file}: {e.strerror}"
+    n = text.count(m.old)
+    if n != 1:
+        return f"old text occurs {n} times in {m.file} (must be exactly once)"
+    return None
+
+
+def git(repo, *args):
+    return subprocess.run(["git", "-C", repo, *args], check=True, capture_output=True,
+                          text=True).stdout
+
+
+def repo_files(repo):
+    out = subprocess.run(["git", "-C", repo, "ls-files", "-z", "--cached", "--others",
+                          "--exclude-standard"], check=True, capture_output=True).stdout
+    return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
+
+
+def sync_tree(repo, dest, files):
+    """Make dest/src hold the checkout's files as they are now (content and mode)."""
+    src_root = os.path.join(dest, "src")
+    for rel in files:
+        a = os.path.join(repo, rel)
+        b = os.path.join(src_root, rel)
+        if os.path.islink(a):
+            if os.path.lexists(b) and (not os.path.islink(b) or os.readlink(b) != os.readlink(a)):
+                os.remove(b)
+            if not os.path.lexists(b):
+                os.makedirs(os.path.dirname(b), exist_ok=True)
+                os.symlink(os.readlink(a), b)
+            continue
+        if not os.path.isfile(a):
+            continue  # deleted in the work tree
+        with open(a, "rb") as f:
+            data = f.read()
+        try:
+            with open(b, "rb") as f:
+                same = f.read() == data
+        except OSError:
+            same = False
+        if not same:
+            os.makedirs(os.path.dirname(b), exist_ok=True)
+            with open(b, "wb") as f:
+                f.write(data)
+        shutil.copymode(a, b)
+    return src_root
+
+
+RUNNING = set()  # the commands running now, each in its own process group
+STOP = threading.Event()
+
+
+def stop_all():
+    """Interrupted: end what runs (each command's whole group), start nothing new."""
+    STOP.set()
+    for p in list(RUNNING):
+        try:
+            os.killpg(p.pid, signal.SIGTERM)
+        except OSError:
+            pass
+
+
+def run(cmd, log, timeout=None, cwd=None):
+    if STOP.is_set():
+        return None
+    with open(log, "a") as lf:
+        lf.write(f"\n$ {' '.join(cmd)}\n")
+        lf.flush()
+        p = subprocess.Popen(cmd, stdout=lf, stderr=subprocess.STDOUT, cwd=cwd,
+                             start_new_session=True)
+        RUNNING.add(p)
+        try:
+            return p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+            lf.write(f"timeout after {timeout} s\n")
+            return None
+        finally:
+            RUNNING.discard(p)
+
+
+class Worker:
+    """One scratch copy with its own build directory."""
+
+    def __init__(self, repo, scratch, index, files, args):
+        self.repo = repo
+        self.dir = os.path.join(scratch, f"w{index}")
+        self.files = files
+        self.args = args
+        self.log = os.path.join(self.dir, "log.txt")
+        os.makedirs(self.dir, exist_ok=True)
+        self.src = sync_tree(repo, self.dir, files)
+        self.build = os.path.join(self.dir, "build")
+
+    def setup(self):
+        open(self.log, "w").close()
+        if not os.path.isfile(os.path.join(self.build, "build.ninja")):
+            rc = run(["meson", "setup", self.build, self.src, "-Dqemu_tests=false"], self.log)
+            if rc != 0:
+                return f"meson setup failed (see {self.log})"
+        return None
+
+    def ninja(self):
+        return run(["nice", "ninja", "-C", self.build, "-j", str(self.args.build_jobs)],
+                   self.log, timeout=1200)
+
+    def suites(self):
+        out = subprocess.run(["meson", "test", "-C", self.build, "--list", "--no-rebuild"],
+                             capture_output=True, text=True, check=True).stdout
+        suites = set()
+        for line in out.splitlines():
+            # "libsysdev:unit / walk"
+            head = line.split(" / ")[0]
+            if ":" in head:
+                suites.add(head.split(":", 1)[1])
+        suites -= set(EXCLUDED_SUITES)
+        order = [s for s in STAGE_ORDER if s in suites]
+        return order + sorted(suites - set(order))
+
+    def run_stages(self, stages):
+        """None if every test passed, else 'suite/test' names of what failed."""
+        for suite in stages:
+            logdir = os.path.join(self.build, "meson-logs")
+            testlog = os.path.join(logdir, "testlog.json")
+            if os.path.exists(testlog):
+                os.remove(testlog)
+            rc = run(["nice", "meson", "test", "-C", self.build, "--no-rebuild", "--suite", suite,
+                      "--maxfail", "1", "--timeout-multiplier", str(self.args.timeout_multiplier),
+                      "--num-processes", str(self.args.test_jobs)],
+                     self.log, timeout=self.args.stage_timeout)
+            if rc == 0:
+                continue
+            failed = []
+            try:
+                with open(testlog) as f:
+                    for line in f:
+                        r = json.loads(line)
+                        if r["result"] not in ("OK", "EXPECTEDFAIL", "SKIP"):
+                            failed.append(f"{suite}/{r['name']} ({r['result']})")
+            except (OSError, ValueError):
+                pass
+            if rc is None:
+                failed.append(f"{suite} (stage timeout)")
+            return failed or [f"{suite} (meson test exit {rc})"]
+        return None
+
+    def try_mutant(self, m, stages):
+        path = os.path.join(self.src, m.file)
+        with open(path, encoding="utf-8") as f:
+            orig = f.read()
+        why = check_mutant(m, self.src)
+        if why:
+            return "error", why
+        try:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(orig.replace(m.old, m.new, 1))
+            with open(self.log, "a") as lf:
+                lf.write(f"\n===== mutant {m.id}\n")
+            rc = self.ninja()
+            if rc != 0:
+                return "error", f"does not build (see {self.log})"
+            failed = self.run_stages(stages)
+            if STOP.is_set():
+                return "error", "interrupted"
+            if failed:
+                return "killed", ", ".join(failed[:3])
+            return "survived", None
+        finally:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(orig)
+
+
+def select(mutants, args, repo):
+    sel = mutants
+    if args.only:
+        ids = set(args.only.split(","))
+        unknown = ids - {m.id for m in mutants}
+        if unknown:
+            sys.exit(f"run.py: --only: no mutant {', '.join(sorted(unknown))}")
+        sel = [m for m in sel if m.id in ids]
+    if args.files:
+        want = [w for w in args.files.split(",") if w]
+        sel = [m for m in sel if any(m.file == w or os.path.basename(m.file) == w
+                                     or m.file.endswith("/" + w) for w in want)]
+    if args.changed:
+        changed = set(git(repo, "diff", "--name-only", args.changed).split())
+        changed |= set(git(repo, "diff", "--name-only", "--cached").split())
+        sel = [m for m in sel if m.file in changed]
+    return sel
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--list", action="store_true", help="print the mutants, one a line")
+    ap.add_argument("--check", action="store_true",
+                    help="only check that every old text occurs exactly once")
+    ap.add_argument("--mutants", default=DEFAULT_LIST, help="the mutant list file")
+    ap.add_argument("--files", help="comma-separated files (path or base name)")
+    ap.add_argument("--changed", metavar="REV", help="mutants of files changed since REV")
+    ap.add_argument("--only", help="comma-separated mutant ids")
+    ap.add_argument("--scratch", help="scratch directory (default: a new one in $TMPDIR; "
+                    "a given one is reused, builds included)")
+    ap.add_argument("--jobs", type=int, default=1, help="mutants at once (each its own copy)")
+    ap.add_argument("--test-jobs", type=int, default=2, help="tests at once per mutant")
+    ap.add_argument("--build-jobs", type=int, default=2)
+    ap.add_argument("--timeout-multiplier", type=float, default=0.5,
+                    help="scales each test's meson timeout (a hang is a kill)")
+    ap.add_argument("--stage-timeout", type=int, default=900)
+    ap.add_argument("--keep", action="store_true", help="keep a scratch directory made here")
+    ap.add_argument("--skip-baseline", action="store_true",
+                    help="do not run the suites on the unmutated tree first (only when you know "
+                    "it is green: a red baseline kills every mutant)")
+    args = ap.parse_args()
+    # SIGTERM as SIGINT: the mutated file is restored on the way out
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+
+    repo = git(HERE, "rev-parse", "--show-toplevel").strip()
+    mutants, errors = parse_list(args.mutants)
+    if errors:
+        for e in errors:
+            print(e, file=sys.stderr)
+        return 2
+    sel = select(mutants, args, repo)
+    if args.list:
+        for m in sel:
+            print(m.describe())
+        return 0
+    bad = [(m, check_mutant(m, repo)) for m in sel]
+    bad = [(m, why) for m, why in bad if why]
+    if args.check:
+        for m, why in bad:
+            print(f"ERROR {m.id}: {why}")
+        print(f"mutation list: {len(sel) - len(bad)} of {len(sel)} apply")
+        return 1 if bad else 0
+    if not sel:
+        print("mutation: 0 of 0 killed (no mutant selected)")
+        return 0
+
+    made_scratch = not args.scratch
+    scratch = args.scratch or tempfile.mkdtemp(prefix="sysdev-mutation-")
+    os.makedirs(scratch, exist_ok=True)
+    files = repo_files(repo)
+    print(f"mutation: {len(sel)} mutants, scratch {scratch}, {args.jobs} at once", flush=True)
+    workers = [Worker(repo, scratch, i, files, args) for i in range(max(1, args.jobs))]
+    for w in workers:
+        why = w.setup() or (None if w.ninja() == 0 else f"build failed (see {w.log})")
+        if why:
+            print(f"mutation: baseline: {why}")
+            return 2
+    stages = workers[0].suites()
+    print(f"mutation: stages {' '.join(stages)}", flush=True)
+    t0 = time.time()
+    failed = None if args.skip_baseline else workers[0].run_stages(stages)
+    if failed:
+        print(f"mutation: the unmutated tree fails: {', '.join(failed)} (see {workers[0].log})")
+        return 2
+    print("mutation: baseline not run (--skip-baseline)" if args.skip_baseline else
+          f"mutation: baseline green in {time.time() - t0:.0f} s", flush=True)
+
+    results = {}
+    lock = threading.Lock()
+    free = list(workers)
+
+    def one(m):
+        if STOP.is_set():
+            return
+        with lock:
+            w = free.pop()
+        try:
+            t = time.time()
+            res = w.try_mutant(m, stages)
+        finally:
+            with lock:
+                free.append(w)
+        with lock:
+            results[m.id] = res
+            status, detail = res
+            tag = {"killed": "KILLED  ", "survived": "SURVIVED", "error": "ERROR   "}[status]
+            print(f"{tag} {m.id} ({time.time() - t:.0f} s)" + (f": {detail}" if detail else ""),
+                  flush=True)
+
+    ex = ThreadPoolExecutor(max_workers=len(workers))
+    try:
+        futures = [ex.submit(one, m) for m in sel]
+        for f in futures:
+            while not f.done():
+                time.sleep(0.5)  # signals are handled here, in the main thread
+            f.result()
+    except KeyboardInterrupt:
+        stop_all()
+        ex.shutdown(wait=True, cancel_futures=True)  # each mutated file is restored
+        print("mutation: interrupted; every mutated file restored")
+        return 2
+    ex.shutdown()
+
+    killed = [m for m in sel if results[m.id][0] == "killed"]
+    survived = [m for m in sel if results[m.id][0] == "survived"]
+    errs = [m for m in sel if results[m.id][0] == "error"]
+    print()
+    if survived:
+        print("survivors (a test is missing, or the mutant is equivalent):")
+        for m in survived:
+            print(f"  {m.id}  {m.file}: {m.breaks}")
+    if errs:
+        print("errors (fix the list: these mutants were not tried):")
+        for m in errs:
+            print(f"  {m.id}  {m.file}: {results[m.id][1]}")
+    rate = 100.0 * len(killed) / len(sel)
+    print(f"kill rate {rate:.1f}% ({len(survived)} survived, {len(errs)} errors) "
+          f"in {time.time() - t0:.0f} s")
+    if made_scratch and not args.keep:
+        shutil.rmtree(scratch, ignore_errors=True)
+    print(f"mutation: {len(killed)} of {len(sel)} killed")
+    return 0 if len(killed) == len(sel) else 1
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        stop_all()
+        sys.exit(2)

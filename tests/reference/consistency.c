@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Every node of a tree through each single-directory path, against the
+ * whole-tree walk:
+ *   sysdev_classify(devpath) and sysdev_explain(devpath)  == the walk's kind
+ *   a walk started at the node (depth 0)                 == kind and fields
+ *   sysdev_device_new_from_devpath (devices)             == fields, and its
+ *     parent (sysdev_device_get_parent) is a device of the walk
+ *   sysdev_device_new_from_devpath (other kinds)         == -ENODEV
+ *
+ *   consistency ROOT      (exit 0: all agree, 1: a disagreement, 2: trouble)
+ *
+ * The whole walk and the single lookups are different code (the walk
+ * carries its ancestors' facts down; a lookup rebuilds them component by
+ * component), so a rule one of them reads differently shows up here.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libsysdev.h"
+
+struct rec {
+	char *path;
+	int kind;
+	char *f[9]; /* subsystem, subsystem_kind, driver, parent, class_dir, placement, devnum,
+		       devtype, devname */
+};
+
+static const char *const field_names[9] = {"subsystem", "subsystem_kind", "driver",
+					    "parent",    "class_dir",      "placement",
+					    "devnum",    "devtype",        "devname"};
+
+struct recs {
+	struct rec *v;
+	size_t n, cap;
+};
+
+static unsigned long failures, checks;
+
+static char *dup_or_null(const char *s)
+{
+	char *d;
+
+	if (!s)
+		return NULL;
+	d = strdup(s);
+	if (!d) {
+		perror("strdup");
+		exit(2);
+	}
+	return d;
+}
+
+static void node_fields(const struct sysdev_node *n, char *f[9])
+{
+	bool dev = sysdev_node_get_kind(n) == SYSDEV_KIND_DEVICE;
+
+	memset(f, 0, 9 * sizeof(*f));
+	if (!dev)
+		return;
+	f[0] = dup_or_null(sysdev_node_get_subsystem(n));
+	f[1] = dup_or_null(sysdev_subsystem_kind_to_string(sysdev_node_get_subsystem_kind(n)));
+	f[2] = dup_or_null(sysdev_node_get_driver(n));
+	f[3] = dup_or_null(sysdev_node_get_parent(n));
+	f[4] = dup_or_null(sysdev_node_get_class_dir(n));
+	f[5] = dup_or_null(sysdev_placement_to_string(sysdev_node_get_placement(n)));
+	f[6] = dup_or_null(sysdev_node_get_devnum(n));
+	f[7] = dup_or_null(sysdev_node_get_devtype(n));
+	f[8] = dup_or_null(sysdev_node_get_devname(n));
+}
+
+static void device_fields(const struct sysdev_device *d, char *f[9])
+{
+	f[0] = dup_or_null(sysdev_device_get_subsystem(d));
+	f[1] = dup_or_null(sysdev_subsystem_kind_to_string(sysdev_device_get_subsystem_kind(d)));
+	f[2] = dup_or_null(sysdev_device_get_driver(d));
+	f[3] = dup_or_null(sysdev_device_get_parent_devpath(d));
+	f[4] = dup_or_null(sysdev_device_get_class_dir(d));
+	f[5] = dup_or_null(sysdev_placement_to_string(sysdev_device_get_placement(d)));
+	f[6] = dup_or_null(sysdev_device_get_devnum(d));
+	f[7] = dup_or_null(sysdev_device_get_devtype(d));
+	f[8] = dup_or_null(sysdev_device_get_devname(d));
+}
+
+static void free_fields(char *f[9])
+{
+	for (int i = 0; i < 9; i++)
+		free(f[i]);
+}
+
+static bool same(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static void fail(const char *path, const char *how, const char *field, const char *walk,
+		 const char *other)
+{
+	failures++;
+	if (failures <= 50)
+		printf("FAIL: %s: %s: %s is %s%s%s, the whole walk says %s%s%s\n", path, how, field,
+		       other ? "'" : "", other ? other : "null", other ? "'" : "", walk ? "'" : "",
+		       walk ? walk : "null", walk ? "'" : "");
+}
+
+static void compare_fields(const struct rec *r, char *f[9], const char *how)
+{
+	for (int i = 0; i < 9; i++) {
+		checks++;
+		if (!same(r->f[i], f[i]))
+			fail(r->path, how, field_names[i], r->f[i], f[i]);
+	}
+}
+
+static int on_whole(const struct sysdev_node *n, void *data)
+{
+	struct recs *rs = data;
+	struct rec *r;
+
+	if (sysdev_node_get_error(n))
+		return 0; /* unreadable: nothing to compare with */
+	if (rs->n == rs->cap) {
+		rs->cap = rs->cap ? rs->cap * 2 : 1024;
+		rs->v = realloc(rs->v, rs->cap * sizeof(*rs->v));
+		if (!rs->v) {
+			perror("realloc");
+			exit(2);
+		}
+	}
+	r = &rs->v[rs->n++];
+	r->path = dup_or_null(sysdev_node_get_devpath(n));
+	r->kind = (int)sysdev_node_get_kind(n);
+	node_fields(n, r->f);
+	return 0;
+}
+
+struct single {
+	int calls;
+	int kind;
+	char *f[9];
+	char *path;
+};
+
+static int on_single(const struct sysdev_node *n, void *data)
+{
+	struct single *s = data;
+
+	if (s->calls++ == 0) {
+		s->kind = (int)sysdev_node_get_kind(n);
+		s->path = dup_or_null(sysdev_node_get_devpath(n));
+		node_fields(n, s->f);
+	}
+	return 0;
+}
+
+static struct rec *find(struct recs *rs, const char *path)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		if (strcmp(rs->v[i].path, path) == 0)
+			return &rs->v[i];
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	struct recs rs = {0};
+	struct sysdev_walk_stats st;
+	struct sysdev *ctx;
+	char buf[4096];
+	int err;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: consistency ROOT\n");
+		return 2;
+	}
+	err = sysdev_new(argv[1], &ctx);
+	if (err < 0) {
+		fprintf(stderr, "consistency: %s: %s\n", argv[1], strerror(-err));
+		return 2;
+	}
+	err = sysdev_walk(ctx, NULL, SYSDEV_WALK_ATTR_GROUPS | SYSDEV_WALK_UEVENT, -1, on_whole,
+			  NULL, &rs, &st);
+	if (err < 0) {
+		fprintf(stderr, "consistency: walk: %s\n", strerror(-err));
+		return 2;
+	}
+	for (size_t i = 0; i < rs.n; i++) {
+		struct rec *r = &rs.v[i];
+		struct single s = {0};
+		const char *kname = sysdev_kind_to_string((enum sysdev_kind)r->kind);
+		int k;
+
+		/* sysdev_classify */
+		k = sysdev_classify(ctx, r->path);
+		checks++;
+		if (k != r->kind)
+			fail(r->path, "sysdev_classify", "kind", kname,
+			     k < 0 ? strerror(-k) : sysdev_kind_to_string((enum sysdev_kind)k));
+		/* sysdev_explain: the same kind, and its text starts with it */
+		k = sysdev_explain(ctx, r->path, buf, sizeof(buf));
+		checks++;
+		if (k != r->kind || strncmp(buf, kname, strlen(kname)) != 0 ||
+		    buf[strlen(kname)] != ':')
+			fail(r->path, "sysdev_explain", "kind", kname,
+			     k < 0 ? strerror(-k) : buf);
+		/* a walk started here, depth 0 */
+		err = sysdev_walk(ctx, r->path, SYSDEV_WALK_ATTR_GROUPS | SYSDEV_WALK_UEVENT, 0,
+				  on_single, NULL, &s, NULL);
+		checks++;
+		if (err < 0 || s.calls != 1) {
+			fail(r->path, "walk started here", "result", "one node",
+			     err < 0 ? strerror(-err) : "not one node");
+		} else {
+			if (s.kind != r->kind)
+				fail(r->path, "walk started here", "kind", kname,
+				     sysdev_kind_to_string((enum sysdev_kind)s.kind));
+			if (!same(s.path, r->path))
+				fail(r->path, "walk started here", "path", r->path, s.path);
+			compare_fields(r, s.f, "walk started here");
+		}
+		free_fields(s.f);
+		free(s.path);
+		/* device lookup */
+		if (r->kind == SYSDEV_KIND_DEVICE) {
+			struct sysdev_device *d;
+			char *f[9];
+
+			err = sysdev_device_new_from_devpath(ctx, r->path, &d);
+			checks++;
+			if (err < 0) {
+				fail(r->path, "sysdev_device_new_from_devpath", "result", "a device",
+				     strerror(-err));
+				continue;
+			}
+			device_fields(d, f);
+			compare_fields(r, f, "device lookup");
+			free_fields(f);
+			/* the parent's device is the walk's device too */
+			if (r->f[3]) {
+				struct sysdev_device *p;
+
+				checks++;
+				if (sysdev_device_get_parent(d, &p) < 0 ||
+				    !find(&rs, sysdev_device_get_devpath(p)) ||
+				    find(&rs, sysdev_device_get_devpath(p))->kind != SYSDEV_KIND_DEVICE)
+					fail(r->path, "sysdev_device_get_parent", "parent", r->f[3],
+					     "no device of the walk");
+				else
+					sysdev_device_unref(p);
+			}
+			sysdev_device_unref(d);
+		} else {
+			struct sysdev_device *d;
+
+			/* no device there: a lookup says so */
+			err = sysdev_device_new_from_devpath(ctx, r->path, &d);
+			checks++;
+			if (err != -ENODEV) {
+				fail(r->path, "sysdev_device_new_from_devpath", "result", "ENODEV",
+				     err < 0 ? strerror(-err) : "a device");
+				if (err == 0)
+					sysdev_device_unref(d);
+			}
+		}
+	}
+	printf("consistency %s: %zu nodes, %lu checks, %lu failures\n", argv[1], rs.n, checks,
+	       failures);
+	for (size_t i = 0; i < rs.n; i++) {
+		free(rs.v[i].path);
+		free_fields(rs.v[i].f);
+	}
+	free(rs.v);
+	sysdev_unref(ctx);
+	return failures ? 1 : 0;
+}

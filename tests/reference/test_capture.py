@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""--capture keeps what it copies as it was: modes, link texts, contents.
+
+    test_capture.py SYSDEV_TREE HAND_EDGES_PY
+
+On the hand-edges tree with files and directories of unusual modes
+(write-only, root-only, 0700, 0555): every entry under devices/ of the
+capture has the type, mode and link text of the source (read here with
+lstat/readlink), and regular files their contents; a capture of START
+(/devices/system) keeps the S/bus and S/class links into START and none into
+a sibling whose name START is a prefix of (/devices/systemX).
+"""
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+
+FAILURES = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILURES.append(what)
+        print("FAIL: " + what, flush=True)
+    return cond
+
+
+def listing(top):
+    out = {}
+    btop = os.fsencode(top)
+    for dirpath, dirnames, filenames in os.walk(btop):
+        for n in dirnames + filenames:
+            p = os.path.join(dirpath, n)
+            st = os.lstat(p)
+            rel = os.path.relpath(p, btop)
+            if stat.S_ISLNK(st.st_mode):
+                out[rel] = ("link", os.readlink(p))
+            elif stat.S_ISDIR(st.st_mode):
+                out[rel] = ("dir", oct(stat.S_IMODE(st.st_mode)))
+            else:
+                data = None
+                if st.st_mode & 0o444:
+                    with open(p, "rb") as f:
+                        data = f.read()
+                out[rel] = ("file", oct(stat.S_IMODE(st.st_mode)), data)
+    return out
+
+
+def main():
+    tree, gen = sys.argv[1], sys.argv[2]
+    tmp = tempfile.mkdtemp(prefix="sysdev-capture-")
+    src = os.path.join(tmp, "src")
+    try:
+        subprocess.run([sys.executable, gen, "--tree", src], check=True)
+        s8 = os.path.join(src, "devices/platform/serial8250")
+        for name, mode, data in (("wo", 0o200, ""), ("secret", 0o400, "s3cret\n"),
+                                 ("group", 0o640, "g\n"), ("rw", 0o644, "x\n")):
+            with open(os.path.join(s8, name), "w") as f:
+                f.write(data)
+            os.chmod(os.path.join(s8, name), mode)
+        for name, mode in (("privdir", 0o700), ("rodir", 0o555), ("odd", 0o750)):
+            os.mkdir(os.path.join(s8, name))
+            with open(os.path.join(s8, name, "attr"), "w") as f:
+                f.write("1\n")
+            os.chmod(os.path.join(s8, name), mode)
+        cap = os.path.join(tmp, "cap")
+        r = subprocess.run([tree, "--root", src, "--capture", cap], capture_output=True)
+        check(r.returncode == 0, "--capture: exit %d %r" % (r.returncode, r.stderr))
+        a = listing(os.path.join(src, "devices"))
+        b = listing(os.path.join(cap, "devices"))
+        check(sorted(a) == sorted(b), "capture lists other entries: %r" % sorted(set(a) ^ set(b))[:10])
+        for k in sorted(set(a) & set(b)):
+            check(a[k] == b[k], "capture of devices/%s: %r, source %r" % (k.decode(errors="replace"),
+                                                                       b[k], a[k]))
+        for k in (b"platform/serial8250/wo", b"platform/serial8250/privdir"):
+            check(k in b, "capture lacks devices/%s" % k.decode())
+
+        # a capture of START: links into START kept, links into devices/systemX not
+        cap2 = os.path.join(tmp, "cap-system")
+        r = subprocess.run([tree, "--root", src, "--capture", cap2, "/devices/system"],
+                           capture_output=True)
+        check(r.returncode == 0, "--capture /devices/system: exit %d %r" % (r.returncode, r.stderr))
+        check(os.path.islink(os.path.join(cap2, "bus/cpu/devices/cpu0")),
+              "capture of /devices/system lacks bus/cpu/devices/cpu0")
+        check(not os.path.lexists(os.path.join(cap2, "bus/coll/devices/systemX")),
+              "capture of /devices/system keeps bus/coll/devices/systemX (outside START)")
+        check(not os.path.lexists(os.path.join(cap2, "devices/systemX")),
+              "capture of /devices/system holds devices/systemX")
+    finally:
+        for dirpath, dirnames, filenames in os.walk(tmp):
+            for n in dirnames:
+                try:
+                    os.chmod(os.path.join(dirpath, n), 0o755)
+                except OSError:
+                    pass
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("capture: %d failure(s)" % len(FAILURES))
+    return 1 if FAILURES else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
