@@ -179,8 +179,14 @@ def main():
             with open(rec_file, "w", encoding="utf-8", errors="surrogateescape") as f:
                 f.write(text)
             rec = parse_recording(text)
-            with_sub = {p for p, n in oracle.items() if n["subsystem"]}
-            check(name + ": the recording holds exactly the %d devices with a subsystem" % len(with_sub),
+            # a path GLib would break into lines (a newline, NEL, U+2028, U+2029)
+            # cannot stand in a recording: those devices are left out, and said so
+            breaks = ("\n", "\u0085", "\u2028", "\u2029")
+            with_sub = {p for p, n in oracle.items() if n["subsystem"] and
+                        not any(b in p + (n["subsystem"] or "") + (n["devname"] or "")
+                                for b in breaks)}
+            check(name + ": the recording holds exactly the %d devices with a subsystem (and "
+                  "a path umockdev can hold)" % len(with_sub),
                   set(rec) == with_sub, set(rec) ^ with_sub)
             check(name + ": no device lists its subsystem link or uevent file (umockdev makes them)",
                   not any("subsystem" in r["L"] or "uevent" in r["A"] for r in rec.values()))
@@ -211,7 +217,12 @@ def main():
                     bad.append((p, "driver", u["R"], base(r["L"].get("driver"))))
                 if u["N"] != (r["N"] and "/dev/" + r["N"]):
                     bad.append((p, "devnode", u["N"], r["N"]))
+                # libudev turns MAJOR and MINOR into the device number and keeps
+                # them only when both are numbers (oddnum's MAJOR=ten is dropped)
+                numbers = all(r["E"].get(k, "0").isdigit() for k in ("MAJOR", "MINOR"))
                 for k, v in r["E"].items():
+                    if k in ("MAJOR", "MINOR") and not numbers:
+                        continue
                     if u["E"].get(k) != v:
                         bad.append((p, "property " + k, u["E"].get(k), v))
             check(name + ": libudev there shows each device's subsystem, driver, node and "
