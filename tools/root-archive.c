@@ -38,18 +38,17 @@ static volatile sig_atomic_t child_pid;
 
 static const int guarded_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
-/* Remove everything below @fd (a directory we made), never following links. */
-static void rm_below(int fd)
+int remove_below(int fd)
 {
-	int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d;
+	int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = 0;
 
 	if (dfd < 0)
-		return;
+		return -errno;
 	d = fdopendir(dfd);
 	if (!d) {
 		close(dfd);
-		return;
+		return -ENOMEM;
 	}
 	for (struct dirent *de; (de = readdir(d));) {
 		struct stat st;
@@ -66,15 +65,17 @@ static void rm_below(int fd)
 			cfd =
 			    openat(fd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			if (cfd >= 0) {
-				rm_below(cfd);
+				remove_below(cfd);
 				close(cfd);
 			}
-			unlinkat(fd, de->d_name, AT_REMOVEDIR);
-		} else {
-			unlinkat(fd, de->d_name, 0);
+			if (unlinkat(fd, de->d_name, AT_REMOVEDIR) < 0)
+				err = -errno;
+		} else if (unlinkat(fd, de->d_name, 0) < 0) {
+			err = -errno;
 		}
 	}
 	closedir(d);
+	return err;
 }
 
 static void remove_private_dir(void)
@@ -85,7 +86,7 @@ static void remove_private_dir(void)
 		return;
 	fd = open(private_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0) {
-		rm_below(fd);
+		remove_below(fd);
 		close(fd);
 	}
 	rmdir(private_dir);

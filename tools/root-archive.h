@@ -14,4 +14,8 @@ int root_prepare(const char *prog, const char **root);
 /* The private directory, or NULL when no archive was unpacked. */
 const char *root_private_dir(void);
 
+/* Remove everything below the directory @fd (not @fd itself), never following
+ * a link; 0 or the first negative errno. */
+int remove_below(int fd);
+
 #endif

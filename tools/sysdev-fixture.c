@@ -83,46 +83,6 @@ static void summary(const char *what, const char *verb, const struct sysdev_capt
 		st->write_only, st->emptied, st->bytes);
 }
 
-/* Remove everything below @fd (a directory we made), never following links. */
-static int rm_below(int fd)
-{
-	DIR *d;
-	int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = 0;
-
-	if (dfd < 0)
-		return -errno;
-	d = fdopendir(dfd);
-	if (!d) {
-		close(dfd);
-		return -ENOMEM;
-	}
-	for (struct dirent *de; (de = readdir(d));) {
-		struct stat st;
-
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		if (fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			continue;
-		if (S_ISDIR(st.st_mode)) {
-			int cfd;
-
-			fchmodat(fd, de->d_name, 0700, 0);
-			cfd =
-			    openat(fd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			if (cfd >= 0) {
-				rm_below(cfd);
-				close(cfd);
-			}
-			if (unlinkat(fd, de->d_name, AT_REMOVEDIR) < 0)
-				err = -errno;
-		} else if (unlinkat(fd, de->d_name, 0) < 0) {
-			err = -errno;
-		}
-	}
-	closedir(d);
-	return err;
-}
-
 static int cmd_pack(int argc, char **argv)
 {
 	struct sysdev_capture_stats st;
@@ -180,7 +140,7 @@ static int unpack_or_check(const char *file, const char *dir)
 	/* a failed unpack leaves nothing of its own: the entries it wrote, and the
 	 * directory if it made it (a directory that was not empty was not touched) */
 	if (out >= 0 && err < 0 && err != -ENOTEMPTY) {
-		rm_below(out);
+		remove_below(out);
 		if (created)
 			rmdir(dir);
 	}
@@ -326,7 +286,7 @@ rm:
 	if (ofd >= 0)
 		close(ofd);
 	if (dfd >= 0) {
-		rm_below(dfd);
+		remove_below(dfd);
 		close(dfd);
 	}
 	rmdir(tmpl);
@@ -448,7 +408,7 @@ static int cmd_import(int argc, char **argv)
 	err = sysdev_archive_unpack_buffer(archive, alen, out, &line);
 	free(archive);
 	if (err < 0 && err != -ENOTEMPTY) {
-		rm_below(out);
+		remove_below(out);
 		if (created)
 			rmdir(argv[1]);
 	}
