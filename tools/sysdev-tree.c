@@ -270,7 +270,7 @@ static void usage(FILE *f)
 		"Usage: %s [options] [START]\n"
 		"\n"
 		"Show the device tree under /sys/devices, each directory classified as\n"
-		"root, container, device, class-dir or attr-group.\n"
+		"root, container, device, class-dir or attr-group (unknown when unreadable).\n"
 		"\n"
 		"START is a directory under S/devices or a DEVICE: a syspath\n"
 		"(/sys/devices/...), a devpath (/devices/...), SUBSYSTEM:NAME (net:eth0),\n"
