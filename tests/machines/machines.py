@@ -373,6 +373,11 @@ def run_machine(scratch):
                 "rc=%s timed_out=%s (console: %s)" % (res["rc"], res["timed_out"],
                                                       res["log"])):
         return 1
+    # what the guest script said of its waits (settles, codecs, rebinds)
+    for line in read(res["log"], "").splitlines():
+        line = line.strip()
+        if line.startswith("@@SDT-MACHINE"):
+            print("guest: " + line[len("@@SDT-MACHINE "):])
     info = read(os.path.join(out, "info.txt"), "")
     print(info.split("modules")[0].strip())
 

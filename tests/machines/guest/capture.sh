@@ -54,13 +54,31 @@ settle
 # An HDA controller probes its codecs asynchronously, and on a loaded host
 # (TCG) the tree can stand still for seconds before they appear: wait for
 # them, as long as a settle may last.
-if ls /sys/bus/pci/drivers/snd_hda_intel/0000:* >/dev/null 2>&1; then
+# When the controller's codec query times out (the guest's timers run late
+# under TCG on a busy host), the driver gives up on the card for good:
+# unbind and bind it again, up to three times, and keep the kernel's own
+# account of each try for the log.
+hda_wait() {
 	t=0
-	while [ $t -lt "$SETTLE_MAX" ] && ! ls /sys/bus/hdaudio/devices/* >/dev/null 2>&1; do
+	while [ $t -lt "$1" ] && ! ls /sys/bus/hdaudio/devices/* >/dev/null 2>&1; do
 		sleep 1
 		t=$((t + 1))
 	done
-	echo "@@SDT-MACHINE hda codecs after ${t}s"
+	ls /sys/bus/hdaudio/devices/* >/dev/null 2>&1
+}
+hda=$(ls -d /sys/bus/pci/drivers/snd_hda_intel/0000:* 2>/dev/null | head -n 1)
+if [ -n "$hda" ]; then
+	hda=${hda##*/}
+	try=0
+	until hda_wait "$SETTLE_MAX"; do
+		try=$((try + 1))
+		dmesg | grep -i -e hda -e snd | tail -n 5 | sed 's/^/@@SDT-MACHINE dmesg: /'
+		[ $try -gt 3 ] && break
+		echo "@@SDT-MACHINE no hda codec on $hda: rebinding (try $try)"
+		echo "$hda" > /sys/bus/pci/drivers/snd_hda_intel/unbind
+		echo "$hda" > /sys/bus/pci/drivers/snd_hda_intel/bind
+	done
+	echo "@@SDT-MACHINE hda codecs after $try rebinds"
 	settle
 fi
 
