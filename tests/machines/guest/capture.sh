@@ -58,9 +58,12 @@ settle
 # under TCG on a busy host), the driver gives up on the card for good:
 # unbind and bind it again, up to three times, and keep the kernel's own
 # account of each try for the log.
+hda_failures() { dmesg | grep -c -e "Cannot probe codecs" -e "no codecs found"; }
 hda_wait() {
-	t=0
+	t=0 failed=$(hda_failures)
 	while [ $t -lt "$1" ] && ! ls /sys/bus/hdaudio/devices/* >/dev/null 2>&1; do
+		# the driver said it gave up on this try: no use waiting longer
+		[ "$(hda_failures)" -gt "$failed" ] && break
 		sleep 1
 		t=$((t + 1))
 	done
@@ -70,6 +73,12 @@ hda=$(ls -d /sys/bus/pci/drivers/snd_hda_intel/0000:* 2>/dev/null | head -n 1)
 if [ -n "$hda" ]; then
 	hda=${hda##*/}
 	try=0
+	if ! ls /sys/bus/hdaudio/devices/* >/dev/null 2>&1 && [ "$(hda_failures)" -gt 0 ]; then
+		echo "@@SDT-MACHINE dmesg: $(dmesg | grep -e "Cannot probe codecs" -e "no codecs found" | tail -n 1)"
+		try=1
+		echo "$hda" > /sys/bus/pci/drivers/snd_hda_intel/unbind
+		echo "$hda" > /sys/bus/pci/drivers/snd_hda_intel/bind
+	fi
 	until hda_wait "$SETTLE_MAX"; do
 		try=$((try + 1))
 		dmesg | grep -i -e hda -e snd | tail -n 5 | sed 's/^/@@SDT-MACHINE dmesg: /'
