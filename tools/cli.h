@@ -9,6 +9,11 @@
 
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
+/*
+ * --diff and --check-udev answer a question, as diff(1) and cmp(1) do: 0 the
+ * same, 1 different; so a comparison that could not be made is 2, as there.
+ */
+#define EXIT_TROUBLE 2
 
 enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 

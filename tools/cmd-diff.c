@@ -33,7 +33,6 @@
 
 #include "cli.h"
 
-#define EXIT_TROUBLE 2
 
 struct attr {
 	char *name;

@@ -1,0 +1,436 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* --check-udev: the records, the link lists of S/bus and S/class, and libudev's view. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libudev.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "check-udev.h"
+#include "cli.h"
+
+int cmp_dev(const void *a, const void *b)
+{
+	return strcmp(((const struct dev *)a)->devpath, ((const struct dev *)b)->devpath);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int cmp_link(const void *a, const void *b)
+{
+	return strcmp(((const struct link *)a)->list, ((const struct link *)b)->list);
+}
+
+struct dev *find_dev(const struct devs *d, const char *devpath)
+{
+	struct dev key = {.devpath = (char *)devpath};
+
+	if (!d->n)
+		return NULL;
+	return bsearch(&key, d->v, d->n, sizeof(*d->v), cmp_dev);
+}
+
+void devs_free(struct devs *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		free(d->v[i].devpath);
+		free(d->v[i].subsystem);
+		free(d->v[i].driver);
+		free(d->v[i].devtype);
+		free(d->v[i].devnum);
+		free(d->v[i].parent);
+	}
+	free(d->v);
+}
+
+void links_free(struct links *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].list);
+		free(l->v[i].target);
+		free(l->v[i].detail);
+	}
+	free(l->v);
+}
+
+int devs_add(struct devs *d, const char *devpath, const char *subsystem,
+		    const char *driver, const char *devtype, const char *devnum, const char *parent)
+{
+	struct dev *x;
+
+	if (grow_array((void **)&d->v, &d->cap, d->n + 1, sizeof(*d->v)) < 0)
+		return -ENOMEM;
+	x = &d->v[d->n];
+	*x = (struct dev){
+		.devpath = strdup(devpath),
+		.subsystem = strdup_or_null(subsystem),
+		.driver = strdup_or_null(driver),
+		.devtype = strdup_or_null(devtype),
+		.devnum = strdup_or_null(devnum),
+		.parent = strdup_or_null(parent),
+	};
+	d->n++;
+	if (!x->devpath || (subsystem && !x->subsystem) || (driver && !x->driver) ||
+	    (devtype && !x->devtype) || (devnum && !x->devnum) || (parent && !x->parent))
+		return -ENOMEM;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* The lists: S/bus/X/devices/Y, S/class/X/Y, resolved here          */
+/* ---------------------------------------------------------------- */
+
+/*
+ * Resolve @path (relative to the root, no leading slash) as the kernel would
+ * with the root mounted at /sys: symbolic links are followed, ".." above the
+ * root leaves it (-EXDEV), an absolute target "/sys/..." means the root.  Returns 0 and the
+ * devpath ("/devices/...") in *@out, or a negative errno with *@detail
+ * naming the component that failed (a relative path, or the raw link text
+ * for -EXDEV).
+ */
+static int resolve_in_root(int rootfd, const char *path, char **out, char **detail)
+{
+	char *cur = NULL, *pending = NULL, *last = NULL; /* last: the last link's text */
+	size_t curlen = 0;
+	unsigned hops = 0;
+	int err = 0;
+
+	*out = NULL;
+	*detail = NULL;
+	cur = malloc(PATH_MAX + 1);
+	pending = strdup(path);
+	if (!cur || !pending) {
+		err = -ENOMEM;
+		goto out;
+	}
+	cur[0] = '\0';
+	while (*pending) {
+		char *slash = strchr(pending, '/');
+		size_t clen = slash ? (size_t)(slash - pending) : strlen(pending);
+		char *rest = slash ? slash + 1 : pending + clen;
+		struct stat st;
+
+		if (clen == 0 || (clen == 1 && pending[0] == '.')) {
+			memmove(pending, rest, strlen(rest) + 1);
+			continue;
+		}
+		if (clen == 2 && pending[0] == '.' && pending[1] == '.') {
+			char *up = strrchr(cur, '/');
+
+			if (curlen == 0) {
+				/* above the root: with the root at /sys, that is the host */
+				*detail = last;
+				last = NULL;
+				err = -EXDEV;
+				break;
+			}
+			curlen = up ? (size_t)(up - cur) : 0;
+			cur[curlen] = '\0';
+			memmove(pending, rest, strlen(rest) + 1);
+			continue;
+		}
+		if (curlen + 1 + clen > PATH_MAX) {
+			err = -ENAMETOOLONG;
+			break;
+		}
+		if (curlen)
+			cur[curlen++] = '/';
+		memcpy(cur + curlen, pending, clen);
+		curlen += clen;
+		cur[curlen] = '\0';
+		if (fstatat(rootfd, cur, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			err = -errno;
+			break;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			char target[PATH_MAX + 1];
+			ssize_t len;
+			char *np;
+			const char *t;
+
+			if (++hops > 40) {
+				err = -ELOOP;
+				break;
+			}
+			len = readlinkat(rootfd, cur, target, sizeof(target) - 1);
+			if (len < 0) {
+				err = -errno;
+				break;
+			}
+			target[len] = '\0';
+			free(last);
+			last = strdup(target);
+			t = target;
+			if (target[0] == '/') {
+				if (strncmp(target, "/sys", 4) != 0 ||
+				    (target[4] != '/' && target[4] != '\0')) {
+					*detail = strdup(target);
+					err = -EXDEV;
+					break;
+				}
+				t = target + 4;
+				curlen = 0;
+			} else {
+				/* relative to the link's directory */
+				char *up = strrchr(cur, '/');
+
+				curlen = up ? (size_t)(up - cur) : 0;
+			}
+			cur[curlen] = '\0';
+			np = malloc(strlen(t) + 1 + strlen(rest) + 1);
+			if (!np) {
+				err = -ENOMEM;
+				break;
+			}
+			sprintf(np, "%s/%s", t, rest);
+			free(pending);
+			pending = np;
+			continue;
+		}
+		if (!S_ISDIR(st.st_mode) && *rest) {
+			err = -ENOTDIR;
+			break;
+		}
+		memmove(pending, rest, strlen(rest) + 1);
+	}
+	if (!err) {
+		struct stat st;
+
+		if (fstatat(rootfd, curlen ? cur : ".", &st, AT_SYMLINK_NOFOLLOW) < 0)
+			err = -errno;
+		else if (!S_ISDIR(st.st_mode))
+			err = -ENOTDIR;
+	}
+	if (!err) {
+		*out = malloc(curlen + 2);
+		if (!*out)
+			err = -ENOMEM;
+		else
+			sprintf(*out, "/%s", cur);
+	} else if (!*detail) {
+		*detail = malloc(curlen + 2);
+		if (*detail)
+			sprintf(*detail, "/%s", cur);
+	}
+out:
+	free(cur);
+	free(pending);
+	free(last);
+	return err;
+}
+
+static int add_link(int rootfd, struct links *l, const char *list)
+{
+	struct link *x;
+	struct stat st;
+	int err;
+
+	/* attribute files such as S/class/firmware/timeout are no entries (libudev skips them) */
+	if (fstatat(rootfd, list + 1, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISLNK(st.st_mode) &&
+	    !S_ISDIR(st.st_mode))
+		return 0;
+	if (grow_array((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v)) < 0)
+		return -ENOMEM;
+	x = &l->v[l->n];
+	*x = (struct link){.list = strdup(list)};
+	l->n++;
+	if (!x->list)
+		return -ENOMEM;
+	err = resolve_in_root(rootfd, list + 1, &x->target, &x->detail);
+	if (err == -ENOMEM)
+		return err;
+	switch (err) {
+	case 0:
+		break;
+	case -ENOENT:
+		x->reason = "dangling link: no such file or directory";
+		break;
+	case -EXDEV:
+		x->reason = "link points outside the sysfs root";
+		break;
+	case -ELOOP:
+		x->reason = "too many levels of symbolic links";
+		break;
+	case -ENOTDIR:
+		x->reason = "does not lead to a directory";
+		break;
+	default:
+		x->reason = "cannot be resolved";
+		break;
+	}
+	return 0;
+}
+
+/* Entries of directory @dir (relative to the root fd), sorted, dotfiles left out. */
+static int list_dir(int rootfd, const char *dir, char ***names, size_t *n)
+{
+	size_t cap = 0;
+	int fd;
+	DIR *d;
+
+	*names = NULL;
+	*n = 0;
+	fd = openat(rootfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -errno;
+	}
+	for (struct dirent *de; (errno = 0, de = readdir(d));) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (grow_array((void **)names, &cap, *n + 1, sizeof(**names)) < 0 ||
+		    !((*names)[*n] = strdup(de->d_name))) {
+			closedir(d);
+			return -ENOMEM;
+		}
+		(*n)++;
+	}
+	closedir(d);
+	if (*n)
+		qsort(*names, *n, sizeof(**names), cmp_name);
+	return 0;
+}
+
+static void free_names(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/*
+ * Every entry of BASE/X/SUB/ (SUB may be NULL: BASE/X/) as a link.
+ * A missing BASE is no error: a tree may have no buses.
+ */
+static int scan_lists(int rootfd, struct links *l, const char *base, const char *sub)
+{
+	char **outer, **inner;
+	size_t nouter, ninner;
+	int err;
+
+	err = list_dir(rootfd, base, &outer, &nouter);
+	if (err == -ENOENT)
+		return 0;
+	if (err < 0)
+		return err;
+	for (size_t i = 0; i < nouter && err >= 0; i++) {
+		char dir[PATH_MAX];
+
+		snprintf(dir, sizeof(dir), "%s/%s%s%s", base, outer[i], sub ? "/" : "",
+			 sub ? sub : "");
+		if (list_dir(rootfd, dir, &inner, &ninner) < 0)
+			continue; /* not a directory (or no devices/): libudev skips it too */
+		for (size_t j = 0; j < ninner && err >= 0; j++) {
+			char list[PATH_MAX * 2];
+
+			snprintf(list, sizeof(list), "/%s/%s", dir, inner[j]);
+			err = add_link(rootfd, l, list);
+		}
+		free_names(inner, ninner);
+	}
+	free_names(outer, nouter);
+	return err;
+}
+
+/* ---------------------------------------------------------------- */
+/* libudev                                                            */
+/* ---------------------------------------------------------------- */
+
+int udev_collect(struct devs *out)
+{
+	struct udev *udev = udev_new();
+	struct udev_enumerate *e;
+	struct udev_list_entry *entry;
+	int err = 0;
+
+	if (!udev)
+		return -errno ? -errno : -ENOMEM;
+	e = udev_enumerate_new(udev);
+	if (!e) {
+		err = -errno ? -errno : -ENOMEM;
+		udev_unref(udev);
+		return err;
+	}
+	err = udev_enumerate_scan_devices(e);
+	if (err < 0)
+		warnx_("libudev", "scanning /sys reported an error: %s (the list may be "
+				  "incomplete)", strerror(-err));
+	err = 0;
+	udev_list_entry_foreach(entry, udev_enumerate_get_list_entry(e)) {
+		const char *syspath = udev_list_entry_get_name(entry);
+		struct udev_device *d = udev_device_new_from_syspath(udev, syspath);
+		struct udev_device *p;
+		const char *devpath, *parent = NULL;
+		char devnum[32], *devnum_s = NULL;
+
+		if (!d) {
+			/* gone since the scan, or refused: list it with no fields */
+			devpath = strncmp(syspath, "/sys/", 5) == 0 ? syspath + 4 : syspath;
+			err = devs_add(out, devpath, NULL, NULL, NULL, NULL, NULL);
+			if (err < 0)
+				break;
+			continue;
+		}
+		devpath = udev_device_get_devpath(d);
+		if (!devpath)
+			devpath = strncmp(syspath, "/sys/", 5) == 0 ? syspath + 4 : syspath;
+		if (major(udev_device_get_devnum(d)) || minor(udev_device_get_devnum(d))) {
+			snprintf(devnum, sizeof(devnum), "%u:%u", major(udev_device_get_devnum(d)),
+				 minor(udev_device_get_devnum(d)));
+			devnum_s = devnum;
+		}
+		p = udev_device_get_parent(d); /* owned by d */
+		if (p)
+			parent = udev_device_get_devpath(p);
+		err = devs_add(out, devpath, udev_device_get_subsystem(d), udev_device_get_driver(d),
+			       udev_device_get_devtype(d), devnum_s, parent);
+		udev_device_unref(d);
+		if (err < 0)
+			break;
+	}
+	udev_enumerate_unref(e);
+	udev_unref(udev);
+	return err;
+}
+
+int collect_lists(int rootfd, struct links *l)
+{
+	int err;
+
+	if (faccessat(rootfd, "subsystem", F_OK, 0) == 0) {
+		err = scan_lists(rootfd, l, "subsystem", "devices");
+	} else {
+		err = scan_lists(rootfd, l, "bus", "devices");
+		if (err >= 0)
+			err = scan_lists(rootfd, l, "class", NULL);
+		if (err >= 0 && faccessat(rootfd, "class/block", F_OK, 0) < 0 &&
+		    faccessat(rootfd, "block", F_OK, 0) == 0) {
+			/* old kernels: block devices are listed in S/block */
+			char **names;
+			size_t n;
+
+			err = list_dir(rootfd, "block", &names, &n);
+			for (size_t i = 0; i < n && err >= 0; i++) {
+				char list[PATH_MAX];
+
+				snprintf(list, sizeof(list), "/block/%s", names[i]);
+				err = add_link(rootfd, l, list);
+			}
+			free_names(names, n);
+		}
+	}
+	if (err >= 0 && l->n)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_link);
+	return err;
+}
