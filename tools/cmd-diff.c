@@ -492,6 +492,25 @@ static void json_dev(FILE *f, const struct dev *d)
 	fputs("}", f);
 }
 
+/* The members of a changed field, the same in --json and jsonl:
+ * "field", then "name" for an attribute, then "old" and "new". */
+static void json_change(FILE *f, const struct event *e)
+{
+	fputs(", \"field\": ", f);
+	fput_json_string(f, e->field);
+	if (e->attr_name) {
+		fputs(", \"name\": ", f);
+		fput_json_string(f, e->attr_name);
+		json_attr(f, "old", e->attr_a);
+		json_attr(f, "new", e->attr_b);
+	} else {
+		fputs(", \"old\": ", f);
+		fput_json_string(f, field_value(e->a, e->field));
+		fputs(", \"new\": ", f);
+		fput_json_string(f, field_value(e->b, e->field));
+	}
+}
+
 static void print_json(const struct options *o, const struct events *ev, size_t n_old,
 		       size_t n_new, const size_t counts[4])
 {
@@ -548,19 +567,7 @@ static void print_json(const struct options *o, const struct events *ev, size_t 
 					fputs(", \"old_path\": ", f);
 					fput_json_string(f, e->a->devpath);
 				}
-				fputs(", \"field\": ", f);
-				fput_json_string(f, e->field);
-				if (e->attr_name) {
-					fputs(", \"name\": ", f);
-					fput_json_string(f, e->attr_name);
-					json_attr(f, "old", e->attr_a);
-					json_attr(f, "new", e->attr_b);
-				} else {
-					fputs(", \"old\": ", f);
-					fput_json_string(f, field_value(e->a, e->field));
-					fputs(", \"new\": ", f);
-					fput_json_string(f, field_value(e->b, e->field));
-				}
+				json_change(f, e);
 				fputs("}", f);
 				break;
 			}
@@ -627,19 +634,7 @@ static void print_jsonl(const struct events *ev)
 				fputs(", \"old_devpath\": ", f);
 				fput_json_string(f, e->a->devpath);
 			}
-			fputs(", \"field\": ", f);
-			fput_json_string(f, e->field);
-			if (e->attr_name) {
-				fputs(", \"name\": ", f);
-				fput_json_string(f, e->attr_name);
-				json_attr(f, "old", e->attr_a);
-				json_attr(f, "new", e->attr_b);
-			} else {
-				fputs(", \"old\": ", f);
-				fput_json_string(f, field_value(e->a, e->field));
-				fputs(", \"new\": ", f);
-				fput_json_string(f, field_value(e->b, e->field));
-			}
+			json_change(f, e);
 			break;
 		}
 		fputs("}\n", f);
