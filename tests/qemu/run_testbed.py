@@ -35,7 +35,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import boot as bootmod  # noqa: E402
+import sysdevtest as T  # noqa: E402
 import build_initramfs  # noqa: E402
 import build_module  # noqa: E402
 import fetch_kernel  # noqa: E402
@@ -43,28 +45,6 @@ import fetch_kernel  # noqa: E402
 S32_MAX = 2147483647
 SANITIZER_ENV = ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS",
                  "MSAN_OPTIONS", "TSAN_OPTIONS")
-
-
-class Checks:
-    def __init__(self):
-        self.passed = 0
-        self.failed = 0
-
-    def check(self, name, ok, why=""):
-        if ok:
-            self.passed += 1
-            print("PASS: " + name, flush=True)
-        else:
-            self.failed += 1
-            print("FAIL: %s: %s" % (name, why), flush=True)
-        return ok
-
-    def info(self, msg):
-        print("INFO: " + msg, flush=True)
-
-    def summary(self):
-        print("%d passed, %d failed" % (self.passed, self.failed), flush=True)
-        return 1 if self.failed else 0
 
 
 class Out:
@@ -957,7 +937,7 @@ def main():
     print("kernel %s, preparation %.1f s, boot+guest %.1f s"
           % (info["kver"], t_prep, res["seconds"]), flush=True)
 
-    c = Checks()
+    c = T.Checker()
     c.check("guest ran to the end within %d s (@@SDT-DONE, no timeout)"
             % args.timeout, res["done"] and not res["timed_out"],
             "qemu exit %s, timed out %s" % (res["rc"], res["timed_out"]))
