@@ -36,7 +36,7 @@ def expect_file(name, args, root):
         want = f.read()
     C.check(f"{name}: exit 0", r.returncode == 0, r.stderr.decode(errors="replace"))
     C.check(f"{name}: matches expected/{name}", out == want,
-          "\n".join(difflines(want, out)))
+            "\n".join(difflines(want, out)))
 
 
 def difflines(a, b):
@@ -110,13 +110,13 @@ def check_tree_json(label, root, start=None):
     paths = [n["path"] for n in nodes]
     dirs = walk_dirs(root)
     C.check(f"{label}: every directory appears exactly once",
-          len(paths) == len(set(paths)) and set(paths) == set(dirs),
-          f"missing {sorted(set(dirs) - set(paths))[:10]} extra {sorted(set(paths) - set(dirs))[:10]}"
-          f" dups {len(paths) - len(set(paths))}")
+            len(paths) == len(set(paths)) and set(paths) == set(dirs),
+            f"missing {sorted(set(dirs) - set(paths))[:10]} extra {sorted(set(paths) - set(dirs))[:10]}"
+            f" dups {len(paths) - len(set(paths))}")
     devs = {n["path"] for n in nodes if n["kind"] == "device"}
     want = {p for p, has in dirs.items() if has}
     C.check(f"{label}: devices are exactly the directories with a regular uevent",
-          devs == want, f"missing {sorted(want - devs)[:10]} extra {sorted(devs - want)[:10]}")
+            devs == want, f"missing {sorted(want - devs)[:10]} extra {sorted(devs - want)[:10]}")
     for n in nodes:
         if n["kind"] == "device":
             keys = {"subsystem", "subsystem_kind", "driver", "parent", "class_dir", "placement",
@@ -163,20 +163,20 @@ def main():
         st = json.loads(r.stdout)
         both, cls, bus = shell_stats(root)
         C.check("article: bus_class_names == comm -12", st["bus_class_names"] == both,
-              f"{st['bus_class_names']} vs {both}")
+                f"{st['bus_class_names']} vs {both}")
         C.check("article: class runtime_status == cat|sort|uniq -c",
-              st["runtime_status"]["class"] == cls, f"{st['runtime_status']['class']} vs {cls}")
+                st["runtime_status"]["class"] == cls, f"{st['runtime_status']['class']} vs {cls}")
         C.check("article: bus runtime_status == cat|sort|uniq -c",
-              st["runtime_status"]["bus"] == bus, f"{st['runtime_status']['bus']} vs {bus}")
+                st["runtime_status"]["bus"] == bus, f"{st['runtime_status']['bus']} vs {bus}")
 
         # JSON without --all leaves attr-groups out and keeps devices below them
         r = run("--root", root, "--json")
         nodes = json_nodes(json.loads(r.stdout))
         C.check("--json without --all has no attr-group",
-              all(n["kind"] != "attr-group" for n in nodes))
+                all(n["kind"] != "attr-group" for n in nodes))
         C.check("--json without --all keeps every device",
-              {n["path"] for n in nodes if n["kind"] == "device"} ==
-              {p for p, has in walk_dirs(root).items() if has})
+                {n["path"] for n in nodes if n["kind"] == "device"} ==
+                {p for p, has in walk_dirs(root).items() if has})
 
         # latency tolerance on the temp copy
         ltf = os.path.join(root, CLIENT[1:], "power/pm_qos_latency_tolerance_us")
@@ -184,26 +184,26 @@ def main():
             r = run("--root", root, "--set-latency-tolerance", v, CLIENT)
             g = run("--root", root, "--get-latency-tolerance", CLIENT)
             C.check(f"latency tolerance {v} round-trips", r.returncode == 0 and
-                  g.stdout.decode().strip() == want and open(ltf).read() == want + "\n",
-                  r.stderr + g.stdout)
+                    g.stdout.decode().strip() == want and open(ltf).read() == want + "\n",
+                    r.stderr + g.stdout)
         for v in ["-5", "garbage", "", "99999999999", "2147483648", "abc"]:
             r = run("--root", root, "--set-latency-tolerance", v, CLIENT)
             err = r.stderr.decode()
             C.check(f"latency tolerance '{v}' refused with EINVAL, exit 2 (usage)", r.returncode == 2 and
-                  "EINVAL" in err and err.count("\n") == 1 and open(ltf).read() == "auto\n", err)
+                    "EINVAL" in err and err.count("\n") == 1 and open(ltf).read() == "auto\n", err)
         r = run("--root", root, "--set-latency-tolerance", "100", "/devices/platform/omap_i2c.2/i2c-2")
         err = r.stderr.decode()
         C.check("device without the attribute: clear message, exit 1",
-              r.returncode == 1 and "has no power/pm_qos_latency_tolerance_us" in err and
-              err.count("\n") == 1, err)
+                r.returncode == 1 and "has no power/pm_qos_latency_tolerance_us" in err and
+                err.count("\n") == 1, err)
         r = run("--root", root, "--get-latency-tolerance", "i2c:i2c-2")
         C.check("--get-latency-tolerance on a device without it exits 1", r.returncode == 1, r.stderr)
         r = run("--root", root, "--set-latency-tolerance", "100", "net:nonexistent")
         C.check("--set-latency-tolerance on a missing device: exit 1, names it",
-              r.returncode == 1 and b"net:nonexistent" in r.stderr, r.stderr)
+                r.returncode == 1 and b"net:nonexistent" in r.stderr, r.stderr)
         r = run("--root", root, "--set-latency-tolerance", "100", "/etc/passwd")
         C.check("--set-latency-tolerance outside the root: exit 1", r.returncode == 1 and
-              b"outside the sysfs root" in r.stderr, r.stderr)
+                b"outside the sysfs root" in r.stderr, r.stderr)
 
         # usage errors: exit 2
         for args in (["--bogus"], ["--depth"], ["--depth", "-1"], ["--depth", "abc"],
@@ -213,7 +213,7 @@ def main():
             C.check(f"usage error {args}: exit 2, message", r.returncode == 2 and r.stderr, r.stderr)
         r = run("--root", os.path.join(tmp, "nope"))
         C.check("missing root: exit 1 with one line", r.returncode == 1 and
-              r.stderr.decode().count("\n") == 1 and b"nope" in r.stderr, r.stderr)
+                r.stderr.decode().count("\n") == 1 and b"nope" in r.stderr, r.stderr)
         r = run("--root", root, "/devices/nonexistent")
         C.check("missing start: exit 1", r.returncode == 1 and b"nonexistent" in r.stderr, r.stderr)
         for args in (["--help"], ["--version"]):
@@ -232,7 +232,7 @@ def main():
         p = subprocess.run(f"{shlex_quote(TOOL)} --root {shlex_quote(root)} --all | head -1",
                            shell=True, capture_output=True)
         C.check("output into a closed pipe: no error noise", p.returncode == 0 and
-              len(p.stdout.splitlines()) == 1, p.stderr)
+                len(p.stdout.splitlines()) == 1, p.stderr)
 
         # the live /sys, against os.walk
         if os.path.isdir("/sys/devices"):
@@ -242,9 +242,9 @@ def main():
             both, cls, bus = shell_stats("/sys")
             C.check("live /sys: bus_class_names == comm -12", st["bus_class_names"] == both)
             C.check("live /sys: class runtime_status == pipeline",
-                  st["runtime_status"]["class"] == cls, f"{st['runtime_status']['class']} vs {cls}")
+                    st["runtime_status"]["class"] == cls, f"{st['runtime_status']['class']} vs {cls}")
             C.check("live /sys: bus runtime_status == pipeline",
-                  st["runtime_status"]["bus"] == bus, f"{st['runtime_status']['bus']} vs {bus}")
+                    st["runtime_status"]["bus"] == bus, f"{st['runtime_status']['bus']} vs {bus}")
             r = run()
             C.check("live /sys: default tree exits 0", r.returncode == 0, r.stderr)
     finally:

@@ -79,17 +79,17 @@ def binary_attributes(root):
     r = run("--root", root, "--attrs", "--depth", "0", CLIENT)
     lines = r.stdout.decode("utf-8", "surrogateescape").splitlines()
     C.check("1: --attrs text shows every byte of a binary attribute, escaped",
-          r.returncode == 0 and any(line.strip() == want for line in lines),
-          "\n".join(line for line in lines if "@config" in line))
+            r.returncode == 0 and any(line.strip() == want for line in lines),
+            "\n".join(line for line in lines if "@config" in line))
     r = run("--root", root, "--parents", "--attrs", CLIENT)
     lines = r.stdout.decode("utf-8", "surrogateescape").splitlines()
     C.check("1: --parents --attrs shows every byte too",
-          r.returncode == 0 and any(line.strip() == want for line in lines))
+            r.returncode == 0 and any(line.strip() == want for line in lines))
     r = run("--root", root, "--json", "--attrs", "--depth", "0", CLIENT)
     doc = json.loads(r.stdout.decode("utf-8"))
     val = doc["nodes"][0]["attributes"]["config"]
     C.check("1: --json --attrs carries every byte (NUL as \\u0000, others as \\udcXX)",
-          val.encode("utf-8", "surrogateescape") == config, repr(val[:40]))
+            val.encode("utf-8", "surrogateescape") == config, repr(val[:40]))
     os.unlink(os.path.join(root, CLIENT[1:], "config"))
 
 
@@ -104,9 +104,9 @@ def diff_moves(tmp):
     moved = [line for line in out.splitlines() if line.startswith("> ")]
     for name in ("wakeup7", "device:02", "host2"):
         C.check(f"2: {name} (a kernel-numbered name) is never a move between q35 and pc",
-              r.returncode == 1 and not any(line.split(" -> ")[0].endswith("/" + name)
-                                            for line in moved),
-              "\n".join(m for m in moved if name in m))
+                r.returncode == 1 and not any(line.split(" -> ")[0].endswith("/" + name)
+                                              for line in moved),
+                "\n".join(m for m in moved if name in m))
     # hand-made: one device under two parents, told apart by what it is
     a, b = os.path.join(tmp, "mova"), os.path.join(tmp, "movb")
     for d, host in ((a, "host.0"), (b, "host.1")):
@@ -120,13 +120,13 @@ def diff_moves(tmp):
     r = run("--diff", a, b)
     out = r.stdout.decode()
     C.check("2: same name, subsystem and modalias under another parent: a move",
-          "> /devices/platform/host.0/disk -> /devices/platform/host.1/disk" in out, out)
+            "> /devices/platform/host.0/disk -> /devices/platform/host.1/disk" in out, out)
     C.check("2: a kernel-numbered name (input3) is removed + added, not moved",
-          "- /devices/platform/host.0/input3" in out and "+ /devices/platform/host.1/input3" in out
-          and "input3 ->" not in out, out)
+            "- /devices/platform/host.0/input3" in out and "+ /devices/platform/host.1/input3" in out
+            and "input3 ->" not in out, out)
     C.check("2: another modalias at the new place: removed + added, not moved",
-          "- /devices/platform/host.0/tape" in out and "+ /devices/platform/host.1/tape" in out
-          and "tape ->" not in out, out)
+            "- /devices/platform/host.0/tape" in out and "+ /devices/platform/host.1/tape" in out
+            and "tape ->" not in out, out)
     return q35
 
 
@@ -137,53 +137,53 @@ def paths(root, tmp):
 
     r = run("--root", root, "--depth", "0", root)
     C.check("3: the root itself as START is the whole tree", r.returncode == 0 and
-          first(r).startswith("/devices/  [root]"), r.stderr + r.stdout)
+            first(r).startswith("/devices/  [root]"), r.stderr + r.stdout)
     for spec in (root + "/./devices/platform", root + "/devices/../devices/platform",
                  root + "//devices/platform/", root + "/class/net/lo/../../../platform"):
         r = run("--root", root, "--depth", "0", spec)
         C.check(f"3: {spec[len(root):]} resolves as realpath does",
-              r.returncode == 0 and first(r).startswith("/devices/platform "), r.stderr)
+                r.returncode == 0 and first(r).startswith("/devices/platform "), r.stderr)
     r = run("--root", root, "--depth", "0", root + "/class/net/lo/..")
     C.check("3: .. after a link applies to where the link points (physically)",
-          r.returncode == 0 and first(r).startswith("/devices/virtual/net/"), r.stderr + r.stdout)
+            r.returncode == 0 and first(r).startswith("/devices/virtual/net/"), r.stderr + r.stdout)
     r = run("--root", root, "--depth", "0", "platform", cwd=os.path.join(root, "devices"))
     C.check("3: a START relative to the current directory", r.returncode == 0 and
-          first(r).startswith("/devices/platform "), r.stderr)
+            first(r).startswith("/devices/platform "), r.stderr)
     rel = os.path.basename(root)
     r = run("--root", rel, "--depth", "0", root + "/devices/platform", cwd=os.path.dirname(root))
     C.check("3: a relative --root and an absolute START", r.returncode == 0 and
-          first(r).startswith("/devices/platform "), r.stderr)
+            first(r).startswith("/devices/platform "), r.stderr)
     slashed = os.path.dirname(root) + "//" + rel
     r = run("--root", slashed, "--depth", "0", root + "/devices/platform")
     C.check("3: --root spelled with '//'", r.returncode == 0 and
-          first(r).startswith("/devices/platform "), r.stderr)
+            first(r).startswith("/devices/platform "), r.stderr)
     r = run("--root", root, root + "/bus/platform")
     C.check("3: a path inside the root but not under devices/: one line saying so",
-          r.returncode == 1 and one_line(r.stderr) and b"not under" in r.stderr and
-          b"devices" in r.stderr, r.stderr)
+            r.returncode == 1 and one_line(r.stderr) and b"not under" in r.stderr and
+            b"devices" in r.stderr, r.stderr)
     r = run("--root", root, "/dev/null")
     C.check("3: a device node sysfs does not list: one line naming S/dev/char/1:3",
-          r.returncode == 1 and one_line(r.stderr) and b"dev/char/1:3" in r.stderr, r.stderr)
+            r.returncode == 1 and one_line(r.stderr) and b"dev/char/1:3" in r.stderr, r.stderr)
     os.symlink("/etc", os.path.join(root, "devices/platform/out"))
     r = run("--root", root, root + "/devices/platform/out")
     C.check("3: a link out of the root is refused in one line", r.returncode == 1 and
-          one_line(r.stderr) and b"outside the sysfs root" in r.stderr, r.stderr)
+            one_line(r.stderr) and b"outside the sysfs root" in r.stderr, r.stderr)
     os.unlink(os.path.join(root, "devices/platform/out"))
     r = run("--root", root, "--parents", "virtual/net/lo", cwd=os.path.join(root, "devices"))
     C.check("3: --parents takes a relative path too", r.returncode == 0 and
-          b"/devices/virtual/net/lo" in r.stdout, r.stderr)
+            b"/devices/virtual/net/lo" in r.stdout, r.stderr)
 
 
 # 4 -------------------------------------------------------------------------
 def start_kinds(root):
     r = run("--root", root, "/devices/virtual/net/lo/queues")
     C.check("4: a START that is an attribute group is shown", r.returncode == 0 and
-          r.stdout.decode().startswith("/devices/virtual/net/lo/queues/  [attr-group]"), r.stdout)
+            r.stdout.decode().startswith("/devices/virtual/net/lo/queues/  [attr-group]"), r.stdout)
     r = run("--root", root, "--json", "/devices/virtual/net/lo/queues")
     doc = json.loads(r.stdout)
     C.check("4: --json START attr-group: the start node is there",
-          doc["nodes"][0]["path"] == "/devices/virtual/net/lo/queues" and
-          doc["nodes"][0]["kind"] == "attr-group", doc["nodes"])
+            doc["nodes"][0]["path"] == "/devices/virtual/net/lo/queues" and
+            doc["nodes"][0]["kind"] == "attr-group", doc["nodes"])
 
 
 # 5 -------------------------------------------------------------------------
@@ -197,14 +197,14 @@ def options(root, tmp):
                        (["--stats", "--all"], b"--all")):
         r = run("--root", root, *args)
         C.check(f"5: {' '.join(a.replace(root, 'ROOT') for a in args)}: refused, exit 2, one line",
-              r.returncode == 2 and word in r.stderr.splitlines()[0] and not r.stdout,
-              r.stderr + r.stdout[:200])
+                r.returncode == 2 and word in r.stderr.splitlines()[0] and not r.stdout,
+                r.stderr + r.stdout[:200])
     C.check("5: a refused --capture created nothing", not os.path.exists(os.path.join(tmp, "cap")))
     for args, word in ((["--watch", "--all"], b"--all"), (["--watch", CLIENT], b"START"),
                        (["--watch", "--root", root], b"--root")):
         r = run(*args)
         C.check(f"5: {' '.join(a.replace(root, 'ROOT') for a in args)}: refused, exit 2",
-              r.returncode == 2 and word in r.stderr.splitlines()[0] and not r.stdout, r.stderr)
+                r.returncode == 2 and word in r.stderr.splitlines()[0] and not r.stdout, r.stderr)
     r = run("--root", root, "--parents", "--json", "net:lo")
     try:
         doc = json.loads(r.stdout)
@@ -214,7 +214,7 @@ def options(root, tmp):
     C.check("5: --parents does not swallow the next option", r.returncode == 0 and ok, r.stderr)
     r = run("--root", root, "--explain", "--json", "/devices/virtual/leds")
     C.check("5: --explain does not swallow the next option", r.returncode == 0 and
-          json.loads(r.stdout)["kind"] == "class-dir", r.stderr)
+            json.loads(r.stdout)["kind"] == "class-dir", r.stderr)
     r = run("--root", root, "--get-latency-tolerance", CLIENT, "--json")
     want = open(os.path.join(root, CLIENT[1:], "power/pm_qos_latency_tolerance_us")).read().strip()
     try:
@@ -222,11 +222,11 @@ def options(root, tmp):
     except ValueError:
         doc = {}
     C.check("5: --get-latency-tolerance --json prints JSON", r.returncode == 0 and
-          doc.get("pm_qos_latency_tolerance_us") == want and doc.get("path") == CLIENT, r.stdout)
+            doc.get("pm_qos_latency_tolerance_us") == want and doc.get("path") == CLIENT, r.stdout)
     r = run("--root", root, "--subsystem", "leds", "--attrs", "--power")
     out = r.stdout.decode()
     C.check("5: --subsystem --attrs --power shows attributes and power in text",
-          "@brightness = 100" in out and "power:unsupported" in out, out)
+            "@brightness = 100" in out and "power:unsupported" in out, out)
 
 
 # 6 -------------------------------------------------------------------------
@@ -239,11 +239,11 @@ def closed_pipe(q35):
         err = p.stderr.read()
         rc = p.wait(timeout=120)
         C.check(f"6: {args[0]} {args[-1].replace(q35, 'Q35')} into a closed pipe: exit 0, no message",
-              rc == 0 and err == b"", f"rc {rc} {err!r}")
+                rc == 0 and err == b"", f"rc {rc} {err!r}")
     r = subprocess.run(f"'{TOOL}' --root '{q35}' --all | head -1", shell=True, capture_output=True,
                        executable="/bin/bash")
     C.check("6: sysdev-tree | head -1: exit 0, nothing on stderr", r.returncode == 0 and not r.stderr,
-          r.stderr)
+            r.stderr)
 
 
 # 7 and 9 -------------------------------------------------------------------
@@ -259,9 +259,9 @@ def power_and_latency(root):
         p = j["nodes"][0]["power"]
         shown = "'" + content.rstrip("\n") + "'"
         C.check(f"7: a tolerance file holding {content!r} is shown as invalid, in text and JSON",
-              f"latency-tolerance:invalid({shown}" in t and
-              p["pm_qos_latency_tolerance_us"] == "invalid" and
-              p["pm_qos_latency_tolerance_text"] == content.rstrip("\n"), t + json.dumps(p))
+                f"latency-tolerance:invalid({shown}" in t and
+                p["pm_qos_latency_tolerance_us"] == "invalid" and
+                p["pm_qos_latency_tolerance_text"] == content.rstrip("\n"), t + json.dumps(p))
     os.unlink(ltf)
     msgs = []
     for kind in ("dir", "fifo"):
@@ -274,8 +274,8 @@ def power_and_latency(root):
         gm = g.stderr.split(b": ", 2)[-1]
         sm = s.stderr.split(b": ", 2)[-1]
         C.check(f"9: a {kind} in place of the attribute: get and set say the same, one line",
-              g.returncode == 1 and s.returncode == 1 and gm == sm and one_line(g.stderr) and
-              b"not a regular file" in gm, g.stderr + s.stderr)
+                g.returncode == 1 and s.returncode == 1 and gm == sm and one_line(g.stderr) and
+                b"not a regular file" in gm, g.stderr + s.stderr)
         msgs.append(gm)
         if kind == "dir":
             os.rmdir(ltf)
@@ -284,11 +284,11 @@ def power_and_latency(root):
     write(root, CLIENT[1:] + "/power/pm_qos_latency_tolerance_us", "auto\n")
     r = run("--root", root, "--set-latency-tolerance", "5", "block:sda")
     C.check("9: a driverless class device is told it has no driver", r.returncode == 1 and
-          b"has no driver" in r.stderr and b"its driver" not in r.stderr and one_line(r.stderr),
-          r.stderr)
+            b"has no driver" in r.stderr and b"its driver" not in r.stderr and one_line(r.stderr),
+            r.stderr)
     r = run("--root", root, "--get-latency-tolerance", "/devices/platform/omap_i2c.2")
     C.check("9: a device whose driver lacks it is told so, naming the driver", r.returncode == 1 and
-          b"'omap_i2c'" in r.stderr, r.stderr)
+            b"'omap_i2c'" in r.stderr, r.stderr)
 
 
 # 10 ------------------------------------------------------------------------
@@ -296,7 +296,7 @@ def depth(root):
     for bad in (" 1", "1 ", "+1", "-0", "0x1", "8193"):
         r = run("--root", root, "--depth", bad)
         C.check(f"10: --depth {bad!r} refused, exit 2", r.returncode == 2 and one_line(r.stderr),
-              r.stderr)
+                r.stderr)
     r = run("--root", root, "--depth", "8192")
     C.check("10: --depth 8192 (the documented limit) accepted", r.returncode == 0, r.stderr)
     r = run("--root", root, "--json", "--all", "--depth", "1", "/devices/virtual")
@@ -306,12 +306,12 @@ def depth(root):
         subdirs = [e for e in os.scandir(os.path.join(root, n["path"][1:]))
                    if e.is_dir(follow_symlinks=False)]
         C.check(f"10: {n['path']} at the depth limit: truncated exactly when it has subdirectories",
-              n.get("truncated", False) == bool(subdirs) and n["children"] == [], n)
+                n.get("truncated", False) == bool(subdirs) and n["children"] == [], n)
     C.check("10: the start is not truncated", "truncated" not in doc["nodes"][0])
     r = run("--root", root, "--depth", "1", "/devices/virtual")
     lines = r.stdout.decode().splitlines()
     C.check("10: text marks a node cut by --depth", any(line.endswith("[truncated]") and "net/" in line
-                                                      for line in lines), lines)
+                                                        for line in lines), lines)
 
 
 # 11 ------------------------------------------------------------------------
@@ -322,13 +322,13 @@ def devnum(root):
     t = run("--root", root, "--depth", "0", d).stdout.decode()
     j = json.loads(run("--root", root, "--json", "--depth", "0", d).stdout)["nodes"][0]
     C.check("11: MAJOR/MINOR in uevent without a dev file: text and JSON agree (no number)",
-          "(10:99)" not in t and "/dev/nodev" not in t and j["devnum"] is None and
-          j["devname"] is None, t + json.dumps(j))
+            "(10:99)" not in t and "/dev/nodev" not in t and j["devnum"] is None and
+            j["devname"] is None, t + json.dumps(j))
     write(root, d[1:] + "/dev", "10:99\n")
     t = run("--root", root, "--depth", "0", d).stdout.decode()
     j = json.loads(run("--root", root, "--json", "--depth", "0", d).stdout)["nodes"][0]
     C.check("11: with the dev file both show it", "/dev/nodev (10:99)" in t and
-          j["devnum"] == "10:99" and j["devname"] == "nodev", t + json.dumps(j))
+            j["devnum"] == "10:99" and j["devname"] == "nodev", t + json.dumps(j))
     shutil.rmtree(os.path.join(root, d[1:]))
     os.unlink(os.path.join(root, "class/misc/nodev"))
 
@@ -341,14 +341,14 @@ def fixture_tool(tmp):
     dest = os.path.join(tmp, "unpacked")
     r = run("unpack", bad, dest, tool=FIXTURE)
     C.check("12: a failed unpack removes the directory it created", r.returncode == 1 and
-          not os.path.exists(dest) and one_line(r.stderr), r.stderr)
+            not os.path.exists(dest) and one_line(r.stderr), r.stderr)
     os.mkdir(dest)
     r = run("unpack", bad, dest, tool=FIXTURE)
     C.check("12: ... and empties a directory it was given", r.returncode == 1 and
-          os.path.isdir(dest) and os.listdir(dest) == [], os.listdir(dest))
+            os.path.isdir(dest) and os.listdir(dest) == [], os.listdir(dest))
     r = run("--version", tool=FIXTURE)
     C.check("12: sysdev-fixture --version", r.returncode == 0 and r.stdout.startswith(b"sysdev-fixture "),
-          r.stderr)
+            r.stderr)
 
 
 # stats: devices with no subsystem -------------------------------------------
@@ -362,10 +362,10 @@ def stats_no_subsystem(root):
     j = json.loads(run("--root", root, "--stats", "--json").stdout)
     t = run("--root", root, "--stats").stdout.decode()
     C.check("stats: devices without a subsystem are counted (JSON)", j.get("no_subsystem") == none,
-          f"{j.get('no_subsystem')} vs {none}")
+            f"{j.get('no_subsystem')} vs {none}")
     C.check("stats: and in text", f"{none:7d} (no subsystem)" in t, t[-200:])
     C.check("stats: the rows add up to the devices",
-          sum(j["subsystems"].values()) + j.get("no_subsystem", 0) == j["kinds"]["device"])
+            sum(j["subsystems"].values()) + j.get("no_subsystem", 0) == j["kinds"]["device"])
 
 
 def main():

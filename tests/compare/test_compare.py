@@ -105,16 +105,16 @@ def case_diff(exe, gen):
             rc, out, err = T.run3([exe, "--diff", a, b])
             lines = out.splitlines()
             C.check("--diff %s (text): exit %d, %r" % (what, rc, lines),
-                  rc == 1 and len(lines) == len(changed) + len(removed) + len(added))
+                    rc == 1 and len(lines) == len(changed) + len(removed) + len(added))
             for c in changed:
                 C.check("--diff %s (text): no line for %s %s" % (what, c["path"], c["field"]),
-                      any(c["path"] in ln and c["field"] in ln for ln in lines))
+                        any(c["path"] in ln and c["field"] in ln for ln in lines))
             # and the other way round
             rc, out, err = T.run3([exe, "--json", "--diff", b, a])
             doc = json.loads(out) if rc == 1 else {}
             C.check("--diff %s reversed: exit %d, %r" % (what, rc, out[:300]),
-                  [c.get("path") for c in doc.get("removed", [])] == added and
-                  [c.get("path") for c in doc.get("added", [])] == removed)
+                    [c.get("path") for c in doc.get("removed", [])] == added and
+                    [c.get("path") for c in doc.get("added", [])] == removed)
 
         # a walk that could not read everything proves nothing: exit 2, a line a root
         # (out of file descriptors here: no privileges needed to provoke it)
@@ -125,10 +125,10 @@ def case_diff(exe, gen):
                                preexec_fn=few_fds)
             lines = r.stderr.splitlines()
             C.check("--diff with 9 descriptors (%s): exit %d, stderr %r" % (
-                      "same trees" if other == a else "trees that differ", r.returncode,
-                      r.stderr[-300:]),
-                  r.returncode == 2 and 1 <= len(lines) <= 2 and  # a line per root read short
-                  all(b"EMFILE" in ln for ln in lines))
+                        "same trees" if other == a else "trees that differ", r.returncode,
+                        r.stderr[-300:]),
+                    r.returncode == 2 and 1 <= len(lines) <= 2 and  # a line per root read short
+                    all(b"EMFILE" in ln for ln in lines))
 
         # no change: empty, exit 0
         b = os.path.join(tmp, "b")
@@ -146,8 +146,8 @@ def case_diff(exe, gen):
         got = [(c.get("path"), c.get("field"), c.get("name"), c.get("old"), c.get("new"))
                for c in doc.get("changed", [])]
         C.check("--diff --attrs modalias: exit %d, %r" % (rc, got),
-              got == [("/devices/platform/serial8250", "attribute", "modalias",
-                       "platform:serial8251", "platform:serial8250")])
+                got == [("/devices/platform/serial8250", "attribute", "modalias",
+                         "platform:serial8251", "platform:serial8250")])
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -211,15 +211,15 @@ def case_check_udev(exe, gen):
     try:
         rc, doc, err = check_udev(UDEV, "agreeing")
         C.check("--check-udev on a view that agrees: exit %d, %r %s" % (rc, doc, err),
-              rc == 0 and doc.get("agree") is True)
+                rc == 0 and doc.get("agree") is True)
         counts = doc.get("counts", {})
         C.check("--check-udev counts %r (walk 30, udev/links/both %d)" % (counts, len(UDEV)),
-              counts.get("walk") == 30 and counts.get("udev") == len(UDEV) and
-              counts.get("both") == len(UDEV) and counts.get("links") == len(UDEV))
+                counts.get("walk") == 30 and counts.get("udev") == len(UDEV) and
+                counts.get("both") == len(UDEV) and counts.get("links") == len(UDEV))
         C.check("--check-udev not_linked %r, by hand %r" % (doc.get("not_linked"), NOT_LINKED),
-              sorted(doc.get("not_linked", [])) == sorted(NOT_LINKED))
+                sorted(doc.get("not_linked", [])) == sorted(NOT_LINKED))
         C.check("--check-udev with_subsystem_not_listed %r" % doc.get("with_subsystem_not_listed"),
-              doc.get("with_subsystem_not_listed") == SUB_NOT_LISTED)
+                doc.get("with_subsystem_not_listed") == SUB_NOT_LISTED)
 
         # one field differs at a time: (row index, field index, libudev's value)
         names = ["path", "subsystem", "driver", "devtype", "devnum", "parent"]
@@ -234,32 +234,32 @@ def case_check_udev(exe, gen):
             rc, doc, err = check_udev(rows, what)
             want = [{"path": rows[i][0], "field": names[k], "walk": walk_value, "udev": val}]
             C.check("--check-udev %s: exit %d, differences %r, by hand %r" % (
-                      what, rc, doc.get("differences"), want),
-                  rc == 1 and doc.get("agree") is False and doc.get("differences") == want)
+                        what, rc, doc.get("differences"), want),
+                    rc == 1 and doc.get("agree") is False and doc.get("differences") == want)
             rc, out, err = T.run3([exe, "--root", root, "--check-udev"], env=env)
             C.check("--check-udev %s (text): exit %d %r" % (what, rc, out[-400:]),
-                  rc == 1 and "DISAGREE" in out and
-                  any(ln.startswith("differ") and names[k] in ln for ln in out.splitlines()))
+                    rc == 1 and "DISAGREE" in out and
+                    any(ln.startswith("differ") and names[k] in ln for ln in out.splitlines()))
 
         # libudev lists a device the walk does not find
         rows = UDEV + [("/devices/platform/ghost", "platform", None, None, None, None)]
         rc, doc, err = check_udev(rows, "udev-only")
         C.check("--check-udev with a device only libudev lists: exit %d %r" % (rc, doc),
-              rc == 1 and doc.get("agree") is False and
-              [x.get("path") for x in doc.get("udev_only", [])] == ["/devices/platform/ghost"])
+                rc == 1 and doc.get("agree") is False and
+                [x.get("path") for x in doc.get("udev_only", [])] == ["/devices/platform/ghost"])
         # an entry of S/bus links to a device libudev does not list
         rows = [r for r in UDEV if r[0] != "/devices/platform/zz-last"]
         rc, doc, err = check_udev(rows, "link udev misses")
         misses = [(x.get("link"), x.get("target")) for x in doc.get("links_udev_misses", [])]
         C.check("--check-udev with a linked device libudev does not list: exit %d %r" % (rc, misses),
-              rc == 1 and doc.get("agree") is False and
-              misses == [("/bus/usb/devices/zz-last", "/devices/platform/zz-last")])
+                rc == 1 and doc.get("agree") is False and
+                misses == [("/bus/usb/devices/zz-last", "/devices/platform/zz-last")])
         # a class entry too
         rows = [r for r in UDEV if r[0] != "/devices/virtual/net/lo"]
         rc, doc, err = check_udev(rows, "class link udev misses")
         misses = [(x.get("link"), x.get("target")) for x in doc.get("links_udev_misses", [])]
         C.check("--check-udev with a class device libudev does not list: exit %d %r" % (rc, misses),
-              rc == 1 and misses == [("/class/net/lo", "/devices/virtual/net/lo")])
+                rc == 1 and misses == [("/class/net/lo", "/devices/virtual/net/lo")])
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -111,7 +111,7 @@ def main():
         for name in ["/sys"] + REAL:
             r = run("compare", trees[name])
             C.check(f"{name}: the indexed scan of every subsystem equals the full walk",
-                  r.returncode == 0 and "0 differ" in r.stdout, r.stdout[-3000:])
+                    r.returncode == 0 and "0 differ" in r.stdout, r.stdout[-3000:])
         # 2. on hand-made trees: differences are the devices whose link and index disagree
         for name in HANDMADE:
             root = trees[name]
@@ -123,23 +123,23 @@ def main():
                 disagree = {p for p, f in devs.items() if f["subsystem"] == s and
                             p not in links.get(s, set())}
                 C.check(f"{name}: subsystem {s}: indexed and walked differ exactly where the "
-                      "subsystem link has no index entry",
-                      b - a == disagree and a - b == set(), f"{sorted(b - a)} vs {sorted(disagree)}")
+                        "subsystem link has no index entry",
+                        b - a == disagree and a - b == set(), f"{sorted(b - a)} vs {sorted(disagree)}")
         # foreach hands out what scan keeps, in the same order
         for name, matches in (("qemu-q35", ()), ("qemu-q35", ("subsystem=block",)),
                               ("article", ("parent=/devices/platform",))):
             f = subprocess.run([TOOL, "foreach", trees[name], *matches], capture_output=True,
                                text=True).stdout.split()
             C.check(f"{name} {' '.join(matches)}: foreach gives what scan gives, in order",
-                  f == listed(trees[name], *matches), f"{len(f)} devices")
+                    f == listed(trees[name], *matches), f"{len(f)} devices")
         # 3. libudev agrees on the live tree, subsystem by subsystem
         devs = devices("/sys")
         for s in sorted({f["subsystem"] for f in devs.values() if f["subsystem"]}):
             u = subprocess.run([TOOL, "udev-list", s], capture_output=True, text=True).stdout.split()
             mine = listed("/sys", f"subsystem={s}")
             C.check(f"live: subsystem {s}: the same devices as libudev", set(mine) == set(u),
-                  f"only libsysdev {sorted(set(mine) - set(u))[:5]} only libudev "
-                  f"{sorted(set(u) - set(mine))[:5]}")
+                    f"only libsysdev {sorted(set(mine) - set(u))[:5]} only libudev "
+                    f"{sorted(set(u) - set(mine))[:5]}")
         # 4. every match against the filesystem, on the article's tree and q35
         art = os.path.join(tmp, "art")
         os.mkdir(art)
@@ -176,9 +176,9 @@ def main():
                 want = expected(root, devs, pred)
                 got = listed(root, *matches)
                 C.check(f"{tag}: {' '.join(matches) or 'no match'}: the devices the files say, "
-                      "in the walk's order", got == want,
-                      f"got {len(got)} want {len(want)}; extra {sorted(set(got) - set(want))[:5]} "
-                      f"missing {sorted(set(want) - set(got))[:5]}")
+                        "in the walk's order", got == want,
+                        f"got {len(got)} want {len(want)}; extra {sorted(set(got) - set(want))[:5]} "
+                        f"missing {sorted(set(want) - set(got))[:5]}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return C.summary()

@@ -111,25 +111,25 @@ def compare_metrics(label, samples, expect):
                for k, v in samples.get("sysdev_devices", {}).items()}
     want_dev = {k: float(v) for k, v in expect["devices"].items()}
     C.check(label + ": sysdev_devices by subsystem and kind equal the filesystem's", got_dev == want_dev,
-          "only in output: %s; only in filesystem: %s" % (
-              {k: v for k, v in got_dev.items() if want_dev.get(k) != v},
-              {k: v for k, v in want_dev.items() if got_dev.get(k) != v}))
+            "only in output: %s; only in filesystem: %s" % (
+                {k: v for k, v in got_dev.items() if want_dev.get(k) != v},
+                {k: v for k, v in want_dev.items() if got_dev.get(k) != v}))
     got_kinds = {dict(k)["kind"]: v for k, v in samples.get("sysdev_directories", {}).items()}
     want_kinds = {k: float(expect["kinds"].get(k, 0)) for k in
                   ("root", "container", "device", "class-dir", "attr-group", "unknown")}
     C.check(label + ": sysdev_directories by kind", got_kinds == want_kinds, (got_kinds, want_kinds))
     C.check(label + ": sysdev_bus_class_names",
-          samples.get("sysdev_bus_class_names", {}).get(()) == expect["bus_class_names"],
-          (samples.get("sysdev_bus_class_names"), expect["bus_class_names"]))
+            samples.get("sysdev_bus_class_names", {}).get(()) == expect["bus_class_names"],
+            (samples.get("sysdev_bus_class_names"), expect["bus_class_names"]))
     got_st = {(dict(k)["subsystem_kind"], dict(k)["status"]): v
               for k, v in samples.get("sysdev_runtime_status_devices", {}).items()}
     want_st = {k: float(v) for k, v in expect["runtime_status"].items()}
     C.check(label + ": sysdev_runtime_status_devices", got_st == want_st, (got_st, want_st))
     got_lt = {dict(k)["devpath"]: v for k, v in samples.get("sysdev_latency_tolerance_seconds", {}).items()}
     C.check(label + ": sysdev_latency_tolerance_seconds", got_lt == expect["latency"],
-          (got_lt, expect["latency"]))
+            (got_lt, expect["latency"]))
     errs = {dict(k)["what"]: v for k, v in samples.get("sysdev_walk_errors", {}).items()}
     C.check(label + ": sysdev_walk_errors are 0",
-          errs == {"unreadable": 0.0, "vanished": 0.0, "too_deep": 0.0}, errs)
+            errs == {"unreadable": 0.0, "vanished": 0.0, "too_deep": 0.0}, errs)
     dur = samples.get("sysdev_walk_duration_seconds", {}).get(())
     C.check(label + ": sysdev_walk_duration_seconds present", dur is not None and dur >= 0, dur)

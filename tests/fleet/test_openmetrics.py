@@ -46,7 +46,7 @@ ARTICLE = {
 def promtool(label, text):
     p = subprocess.run(["promtool", "check", "metrics"], input=text.encode(), capture_output=True)
     C.check(label + ": promtool check metrics passes", p.returncode == 0,
-          (p.stdout + p.stderr).decode(errors="replace")[:2000])
+            (p.stdout + p.stderr).decode(errors="replace")[:2000])
 
 
 def free_port():
@@ -86,7 +86,7 @@ def main():
         promtool("article", out)
         samples, types = parse_exposition(out)
         C.check("article: every family is a gauge",
-              all(types.get(f) == "gauge" for f in samples) and len(types) == 7, types)
+                all(types.get(f) == "gauge" for f in samples) and len(types) == 7, types)
         compare_metrics("article (hand-written)", samples, ARTICLE)
 
         # 2. every fixture, against the filesystem
@@ -105,7 +105,7 @@ def main():
                                 "--format=openmetrics"], timeout=300)
             strip = lambda t: [line for line in t.splitlines() if "walk_duration" not in line]
             C.check(name + ": the archive as --root gives the same metrics",
-                  rc == 0 and strip(out) == strip(out2), err)
+                    rc == 0 and strip(out) == strip(out2), err)
             shutil.rmtree(d, ignore_errors=True)
 
         # 3. the live /sys passes promtool (values change while it runs)
@@ -123,12 +123,12 @@ def main():
                             os.path.join(units, os.path.basename(TIMER))],
                            capture_output=True)
         C.check("systemd-analyze verify passes on the service and timer", p.returncode == 0,
-              (p.stdout + p.stderr).decode(errors="replace"))
+                (p.stdout + p.stderr).decode(errors="replace"))
         textdir = os.path.join(tmp, "textfile")
         os.mkdir(textdir)
         argv = exec_start(SERVICE)
         C.check("the service runs sysdev-tree --stats --format=openmetrics",
-              "sysdev-tree --stats --format=openmetrics" in argv[-1], argv)
+                "sysdev-tree --stats --format=openmetrics" in argv[-1], argv)
         bindir = os.path.join(tmp, "bin")
         os.mkdir(bindir)
         # the unit names the installed path: point it at the built program on the article tree
@@ -144,7 +144,7 @@ def main():
         p = subprocess.run(argv, env=env, capture_output=True)
         C.check("the service's command exits 0", p.returncode == 0, p.stderr.decode(errors="replace"))
         C.check("it leaves exactly sysdev.prom (no temporary file)",
-              os.listdir(textdir) == ["sysdev.prom"], os.listdir(textdir))
+                os.listdir(textdir) == ["sysdev.prom"], os.listdir(textdir))
         # a failing run keeps the old file and leaves no temporary file behind
         old = open(os.path.join(textdir, "sysdev.prom")).read()
         with open(wrapper, "w") as f:
@@ -152,8 +152,8 @@ def main():
         p = subprocess.run(argv, env=env, capture_output=True)
         C.check("a failing run exits non-zero", p.returncode != 0)
         C.check("a failing run keeps the old file and no temporary one",
-              os.listdir(textdir) == ["sysdev.prom"]
-              and open(os.path.join(textdir, "sysdev.prom")).read() == old, os.listdir(textdir))
+                os.listdir(textdir) == ["sysdev.prom"]
+                and open(os.path.join(textdir, "sysdev.prom")).read() == old, os.listdir(textdir))
 
         # 5. node_exporter serves it over loopback
         exporter = shutil.which("prometheus-node-exporter") or shutil.which("node_exporter")
@@ -178,13 +178,13 @@ def main():
                 samples, types = parse_exposition(body)
                 errs = parse_exposition(body, "node_textfile_scrape_error")[0]
                 C.check("node_exporter read the file without error",
-                      errs.get("node_textfile_scrape_error", {}).get(()) == 0.0, errs)
+                        errs.get("node_textfile_scrape_error", {}).get(()) == 0.0, errs)
                 C.check("node_exporter serves the 7 sysdev_ families as gauges",
-                      sorted(f for f in types if f.startswith("sysdev_")) == sorted([
-                          "sysdev_devices", "sysdev_directories", "sysdev_runtime_status_devices",
-                          "sysdev_bus_class_names", "sysdev_latency_tolerance_seconds",
-                          "sysdev_walk_duration_seconds", "sysdev_walk_errors"])
-                      and all(types[f] == "gauge" for f in types if f.startswith("sysdev_")), types)
+                        sorted(f for f in types if f.startswith("sysdev_")) == sorted([
+                            "sysdev_devices", "sysdev_directories", "sysdev_runtime_status_devices",
+                            "sysdev_bus_class_names", "sysdev_latency_tolerance_seconds",
+                            "sysdev_walk_duration_seconds", "sysdev_walk_errors"])
+                        and all(types[f] == "gauge" for f in types if f.startswith("sysdev_")), types)
                 compare_metrics("node_exporter scrape (hand-written)", samples, ARTICLE)
                 compare_metrics("node_exporter scrape (filesystem)", samples, oracle_counts(art))
     finally:

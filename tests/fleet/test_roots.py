@@ -88,27 +88,27 @@ def main():
         rc, out, err = T.run3([TREE, "--root", sysroot, "--json", "--all"], timeout=300)
         C.check("--root SYSROOT: exit 0", rc == 0, err)
         C.check("--root SYSROOT walks ROOT/sys: the same JSON",
-              rc == 0 and without_sysfs(out) == without_sysfs(ref))
+                rc == 0 and without_sysfs(out) == without_sysfs(ref))
         C.check("--root SYSROOT names ROOT/sys as the sysfs root",
-              rc == 0 and json.loads(out).get("sysfs") == sysroot + "/sys", json.loads(out).get("sysfs") if rc == 0 else err)
+                rc == 0 and json.loads(out).get("sysfs") == sysroot + "/sys", json.loads(out).get("sysfs") if rc == 0 else err)
         rc, out, err = T.run3([TREE, "--root", sysroot, "-s", "block"], timeout=300)
         out = "\n".join(line.split()[0] for line in out.splitlines())
         want = sorted(p for p, n in sysfs_oracle.classify(plain).items()
                       if n["kind"] == "device" and n["subsystem"] == "block")
         C.check("--root SYSROOT -s block lists the block devices of ROOT/sys",
-              rc == 0 and sorted(out.split()) == want, (out, want, err))
+                rc == 0 and sorted(out.split()) == want, (out, want, err))
         rc, out, err = T.run3([TREE, "--root", sysroot, "/sys/devices/pci0000:00", "--depth", "0"], timeout=300)
         C.check("--root SYSROOT takes a /sys/... START", rc == 0 and "pci0000:00" in out, err)
         rc, out, err = T.run3([TREE, "--root", big, "--json", "--all"], env=env_tmp(tmpdir), timeout=300)
         C.check("--root ARCHIVE: exit 0", rc == 0, err)
         C.check("--root ARCHIVE: the same JSON as the unpacked tree",
-              rc == 0 and without_sysfs(out) == without_sysfs(ref))
+                rc == 0 and without_sysfs(out) == without_sysfs(ref))
         C.check("--root ARCHIVE leaves nothing in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
         empty = os.path.join(tmp, "empty")
         os.makedirs(os.path.join(empty, "sys"))
         rc, out, err = T.run3([TREE, "--root", empty], timeout=300)
         C.check("a directory with neither devices/ nor sys/devices/: exit 1, one line",
-              rc == 1 and err.count("\n") == 1 and "not a sysfs root" in err, err)
+                rc == 1 and err.count("\n") == 1 and "not a sysfs root" in err, err)
 
         # --- errors leave nothing behind
         bad = os.path.join(tmp, "bad.sysfs")
@@ -116,7 +116,7 @@ def main():
             f.write("sysdev-archive 1\nd 0755 \"devices\"\nthis is not an entry\n")
         rc, out, err = T.run3([TREE, "--root", bad], env=env_tmp(tmpdir), timeout=300)
         C.check("a malformed archive: exit 1, one line naming the line",
-              rc == 1 and err.count("\n") == 1 and "bad.sysfs:3" in err, err)
+                rc == 1 and err.count("\n") == 1 and "bad.sysfs:3" in err, err)
         C.check("a malformed archive leaves nothing in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
         rc, out, err = T.run3([TREE, "--root", big, "/devices/no-such-device"], env=env_tmp(tmpdir), timeout=300)
         C.check("an archive and a START that is not there: exit 1", rc == 1, err)
@@ -144,7 +144,7 @@ def main():
             proc, r = blocked_run(args, tmpdir)
             C.check(label + ": still running, blocked on the pipe", proc.poll() is None)
             C.check(label + ": the archive is unpacked in $TMPDIR while it runs",
-                  len(os.listdir(tmpdir)) == 1, os.listdir(tmpdir))
+                    len(os.listdir(tmpdir)) == 1, os.listdir(tmpdir))
             if group:
                 os.killpg(proc.pid, sig)
             else:
@@ -162,7 +162,7 @@ def main():
         os.close(r)
         C.check("a worker killed outright: the program ends by SIGKILL", rc == -signal.SIGKILL, rc)
         C.check("a worker killed outright: nothing left in $TMPDIR", os.listdir(tmpdir) == [],
-              os.listdir(tmpdir))
+                os.listdir(tmpdir))
         proc, r = blocked_run(args, tmpdir)
         os.read(r, 100)
         os.close(r)  # the reader goes away, as | head does
@@ -183,7 +183,7 @@ def main():
                      if any("rt_sigaction(%s, {" % w in line for w in watched)]  # sets one
             bad = [c for c in calls if not ("SIGPIPE" in c and "SIG_IGN" in c)]
             C.check("a directory root: no handler for SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD "
-                  "(only SIGPIPE ignored)", p.returncode == 0 and not bad, calls)
+                    "(only SIGPIPE ignored)", p.returncode == 0 and not bad, calls)
         else:
             C.check("strace is installed", False)
 
@@ -216,13 +216,13 @@ def main():
             got = str(e)
         C.check("--diff --format=jsonl: exit 1 (they differ)", rc == 1, err)
         C.check("--diff --format=jsonl: one JSON object a line, the hand-written changes",
-              got == expect, got)
+                got == expect, got)
         rc, out, err = T.run3([TREE, "--diff", old, new, "--format=jsonl", "--attrs"], timeout=300)
         got = [json.loads(line) for line in out.splitlines()] if rc == 1 else err
         want_attr = {"what": "changed", "devpath": "/" + c, "field": "attribute", "name": "name",
                      "old": "tca6507", "new": "tca6508"}
         C.check("--diff --format=jsonl --attrs adds the attribute change",
-              isinstance(got, list) and want_attr in got and len(got) == 4, got)
+                isinstance(got, list) and want_attr in got and len(got) == 4, got)
         rc, out, err = T.run3([TREE, "--diff", old, old, "--format=jsonl"], timeout=300)
         C.check("--diff --format=jsonl of a tree with itself: nothing, exit 0", rc == 0 and out == "", (rc, out, err))
         # archives as OLD and NEW
@@ -237,7 +237,7 @@ def main():
         C.check("... leaves nothing in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
         rc, out, err = T.run3([TREE, "--diff", olda, newa, "--json"], env=env_tmp(tmpdir), timeout=300)
         C.check("--diff ARCHIVE ARCHIVE --json names the archives as typed",
-              rc == 1 and json.loads(out)["old"] == olda and json.loads(out)["new"] == newa, err)
+                rc == 1 and json.loads(out)["old"] == olda and json.loads(out)["new"] == newa, err)
 
         # --- options that do not apply: exit 2
         for args, why in (

@@ -187,49 +187,49 @@ def main():
             C.check(label + ": the archive unpacks", rc == 0, err)
             left = survivors(text, tree)
             C.check(label + ": no planted identifier survives anywhere (names, links, contents)",
-                  not left, left[:8])
+                    not left, left[:8])
             san = devices(tree)
             C.check(label + ": the tree walks with the same kinds and device count",
-                  san is not None and orig is not None and san[0] == orig[0]
-                  and len(san[1]) == len(orig[1]), (san and san[0], orig and orig[0]))
+                    san is not None and orig is not None and san[0] == orig[0]
+                    and len(san[1]) == len(orig[1]), (san and san[0], orig and orig[0]))
             rc, out, err = T.run3([TREE, "--root", tree, "--check-udev"], timeout=300)
             C.check(label + ": --check-udev agrees on the sanitized tree", rc == 0, (out + err)[-600:])
             nets = [p for p in (san[1] if san else {}) if "/net/enx" in p]
             rc, out, err = T.run3([TREE, "--root", tree, "--parents",
                                "net:" + (nets[0].rsplit("/", 1)[1] if nets else "none")], timeout=300)
             C.check(label + ": the renamed net device is found through class/net (links consistent)",
-                  rc == 0 and len(nets) == 1 and nets[0] in out, (nets, out, err))
+                    rc == 0 and len(nets) == 1 and nets[0] in out, (nets, out, err))
             rc2, again, _ = T.run3([FIXTURE, "capture", "--root", root, *mode, "--sanitize",
                                 arch + ".2"], timeout=300)
             C.check(label + ": the same tree gives the same archive twice",
-                  rc2 == 0 and open(arch + ".2", "rb").read() == open(arch, "rb").read())
+                    rc2 == 0 and open(arch + ".2", "rb").read() == open(arch, "rb").read())
             if mode:
                 netdir = os.path.join(tree, nets[0].lstrip("/")) if nets else None
                 addr = open(os.path.join(netdir, "address")).read().strip() if netdir else ""
                 perm = open(os.path.join(netdir, "perm_addr")).read().strip() if netdir else ""
                 C.check(label + ": the MAC's placeholder is an address, the same in the file and the "
-                      "interface name", re.fullmatch(r"02(:[0-9a-f]{2}){5}", addr) is not None
-                      and netdir.endswith("enx" + addr.replace(":", "")), (addr, netdir))
+                        "interface name", re.fullmatch(r"02(:[0-9a-f]{2}){5}", addr) is not None
+                        and netdir.endswith("enx" + addr.replace(":", "")), (addr, netdir))
                 C.check(label + ": the same value in another case is the same placeholder",
-                      perm.lower() == addr, (perm, addr))
+                        perm.lower() == addr, (perm, addr))
                 bt = open(os.path.join(tree, "devices/virtual/bluetooth/hci0/address")).read().strip()
                 C.check(label + ": another MAC gets another placeholder", bt != addr and
-                      re.fullmatch(r"02(:[0-9A-Fa-f]{2}){5}", bt) is not None, bt)
+                        re.fullmatch(r"02(:[0-9A-Fa-f]{2}){5}", bt) is not None, bt)
                 usb = os.path.join(tree, "devices/pci0000:00/0000:00:03.0/usb1/1-1")
                 serial = open(os.path.join(usb, "serial")).read().strip()
                 product = open(os.path.join(usb, "product")).read().strip()
                 C.check(label + ": a serial inside other text becomes the serial's placeholder",
-                      product == "Widget " + serial and serial != SERIAL, (serial, product))
+                        product == "Widget " + serial and serial != SERIAL, (serial, product))
                 C.check(label + ": files without identifiers are kept",
-                      open(os.path.join(tree, "devices/virtual/dmi/id/product_name")).read()
-                      == "Standard PC\n"
-                      and open(os.path.join(netdir, "broadcast")).read() == "ff:ff:ff:ff:ff:ff\n")
+                        open(os.path.join(tree, "devices/virtual/dmi/id/product_name")).read()
+                        == "Standard PC\n"
+                        and open(os.path.join(netdir, "broadcast")).read() == "ff:ff:ff:ff:ff:ff\n")
                 vpd = os.path.join(tree, "devices/pci0000:00/0000:00:03.0/host0/target0:0:0/0:0:0:0/vpd_pg80")
                 C.check(label + ": a binary VPD page is emptied", os.path.getsize(vpd) == 0)
                 uuid = open(os.path.join(tree, "devices/virtual/dmi/id/product_uuid")).read().strip()
                 C.check(label + ": a UUID's placeholder is a UUID (case kept)",
-                      re.fullmatch(r"[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-8[0-9A-F]{3}-[0-9A-F]{12}",
-                                   uuid) is not None, uuid)
+                        re.fullmatch(r"[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-8[0-9A-F]{3}-[0-9A-F]{12}",
+                                     uuid) is not None, uuid)
 
         # sanitizing a fixture of a real machine keeps it walkable and udev-consistent
         fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "fixtures")
@@ -244,7 +244,7 @@ def main():
             rc2, b, _ = T.run3([TREE, "--root", arch, "--stats", "--json"], timeout=300)
             strip = lambda t: {k: v for k, v in json.loads(t).items() if k != "sysfs"}
             C.check(name + ": the sanitized capture has the same statistics",
-                  rc == 0 and rc2 == 0 and strip(a) == strip(b))
+                    rc == 0 and rc2 == 0 and strip(a) == strip(b))
 
         # usage
         for args in (["pack", "--sanitize", root], ["capture", "--sanitise", "x.sysfs"]):

@@ -153,13 +153,13 @@ def check_import(label, recording, tmp, live=None):
                 n["subsystem"], n["driver"]) != (live[devpath]["subsystem"], live[devpath]["driver"]):
             bad.append((devpath, "live", live[devpath]["subsystem"], live[devpath]["driver"]))
     C.check(label + ": each of the %d recorded devices is a device with its subsystem, driver "
-          "and node" % len(rec), not bad and len(rec) > 0, bad[:5])
+            "and node" % len(rec), not bad and len(rec) > 0, bad[:5])
     C.check(label + ": no other device with a subsystem appears",
-          {p for p, n in found.items() if n["subsystem"]} == set(rec),
-          {p for p, n in found.items() if n["subsystem"]} ^ set(rec))
+            {p for p, n in found.items() if n["subsystem"]} == set(rec),
+            {p for p, n in found.items() if n["subsystem"]} ^ set(rec))
     rc, out, err = T.run3([TREE, "--root", dest, "--check-udev"], timeout=300)
     C.check(label + ": --check-udev agrees with libudev on the imported tree", rc == 0,
-          (out + err)[-800:])
+            (out + err)[-800:])
     shutil.rmtree(dest, ignore_errors=True)
 
 
@@ -187,10 +187,10 @@ def main():
                         not any(b in p + (n["subsystem"] or "") + (n["devname"] or "")
                                 for b in breaks)}
             C.check(name + ": the recording holds exactly the %d devices with a subsystem (and "
-                  "a path umockdev can hold)" % len(with_sub),
-                  set(rec) == with_sub, set(rec) ^ with_sub)
+                    "a path umockdev can hold)" % len(with_sub),
+                    set(rec) == with_sub, set(rec) ^ with_sub)
             C.check(name + ": no device lists its subsystem link or uevent file (umockdev makes them)",
-                  not any("subsystem" in r["L"] or "uevent" in r["A"] for r in rec.values()))
+                    not any("subsystem" in r["L"] or "uevent" in r["A"] for r in rec.values()))
             wrong = [p for p, r in rec.items() if p in oracle and (
                 r["E"].get("SUBSYSTEM") != oracle[p]["subsystem"]
                 or base(r["L"].get("driver")) != oracle[p]["driver"]
@@ -206,7 +206,7 @@ def main():
             C.check(name + ": umockdev-run -d replays it", rc == 0 and rcs[0] == "0", (rc, rcs, err[-800:]))
             seen = parse_udev_list(open(outs[0]).read()) if rcs[0] == "0" else {}
             C.check(name + ": libudev in the testbed lists exactly the exported devices",
-                  set(seen) == set(rec), set(seen) ^ set(rec))
+                    set(seen) == set(rec), set(seen) ^ set(rec))
             bad = []
             for p, r in rec.items():
                 u = seen.get(p)
@@ -227,9 +227,9 @@ def main():
                     if u["E"].get(k) != v:
                         bad.append((p, "property " + k, u["E"].get(k), v))
             C.check(name + ": libudev there shows each device's subsystem, driver, node and "
-                  "properties", not bad, bad[:5])
+                    "properties", not bad, bad[:5])
             C.check(name + ": umockdev-run -d FILE -- sysdev-tree --check-udev agrees", rcs[1] == "0",
-                  open(outs[1]).read()[-800:] if os.path.exists(outs[1]) else rcs)
+                    open(outs[1]).read()[-800:] if os.path.exists(outs[1]) else rcs)
             # class_dir is left out: a grouping directory below a device without a
             # subsystem, or of a name umockdev takes for a bus, does not survive (documented)
             fields = ("subsystem", "driver", "devnum", "devname", "devtype")
@@ -264,28 +264,28 @@ def main():
                         if open(src, "rb").read() != open(dst, "rb").read():
                             same_attrs.append((p, a))
                 C.check(name + ": attribute contents survive export and import", not same_attrs,
-                      same_attrs[:5])
+                        same_attrs[:5])
             shutil.rmtree(d, ignore_errors=True)
             shutil.rmtree(back, ignore_errors=True)
 
         # ---------- the recipe on a system root and a directory
         rc, out, err = T.run3(["umockdev-run", "-d", os.path.join(tmp, "article.umockdev"), "--", TREE], env=UMOCK_ENV, timeout=300)
         C.check("recipe: umockdev-run -d FILE -- sysdev-tree draws the tree",
-              rc == 0 and out.startswith("/devices/") and "2-0045" in out, err)
+                rc == 0 and out.startswith("/devices/") and "2-0045" in out, err)
 
         # ---------- import: this machine, recorded by umockdev-record --all
         host = os.path.join(tmp, "host.umockdev")
         with open(host, "w") as f:
             p = subprocess.run(["umockdev-record", "--all"], stdout=f, stderr=subprocess.PIPE)
         C.check("umockdev-record --all records this machine", p.returncode == 0 and os.path.getsize(host) > 0,
-              p.stderr.decode(errors="replace")[-500:])
+                p.stderr.decode(errors="replace")[-500:])
         live, err = tree_devices("/sys")
         check_import("umockdev-record --all", host, tmp, live=live)
 
         # ---------- import: the recordings Debian's umockdev source ships
         recs, why = debian_recordings()
         C.check("Debian's umockdev source package ships recordings (apt-get source)", len(recs) >= 5,
-              why or recs)
+                why or recs)
         for r in recs:
             check_import("debian:" + os.path.basename(r), r, tmp)
 
@@ -308,7 +308,7 @@ def main():
             dest = os.path.join(tmp, "bad-dest")
             rc, out, err = T.run3([FIXTURE, "import", f, dest], timeout=300)
             C.check("import refuses " + why + ": exit 1, one line",
-                  rc == 1 and err.count("\n") == 1 and "bad.umockdev" in err, (rc, err))
+                    rc == 1 and err.count("\n") == 1 and "bad.umockdev" in err, (rc, err))
             C.check("import refuses " + why + ": no directory left", not os.path.exists(dest))
         f = os.path.join(tmp, "abs.umockdev")
         with open(f, "w") as fh:
@@ -317,10 +317,10 @@ def main():
         dest = os.path.join(tmp, "abs")
         rc, out, err = T.run3([FIXTURE, "import", f, dest], timeout=300)
         C.check("links pointing outside the tree are left out, and said so",
-              rc == 0 and "2 links" in err and not os.path.lexists(os.path.join(dest, "devices/a/of_node")),
-              err)
+                rc == 0 and "2 links" in err and not os.path.lexists(os.path.join(dest, "devices/a/of_node")),
+                err)
         C.check("A: values are unescaped as umockdev does (\\n, octal)",
-              rc == 0 and open(os.path.join(dest, "devices/a/name"), "rb").read() == b"a\nbA")
+                rc == 0 and open(os.path.join(dest, "devices/a/name"), "rb").read() == b"a\nbA")
         rc, out, err = T.run3([FIXTURE, "import", f, dest], timeout=300)
         C.check("import into a directory that is not empty: exit 1", rc == 1 and "not empty" in err, err)
         for args in (["export", FIXTURES + "/article.sysfs"], ["export", "--umockdev"],

@@ -415,7 +415,7 @@ class Case:
                         got = sorted((b(n["path"]), n["kind"]) for n in nodes_of(cdoc))
                         if want != got:
                             C.fail("%s: the capture walks differently: only original %r, only capture %r"
-                                 % (self.name, sorted(set(want) - set(got))[:5], sorted(set(got) - set(want))[:5]))
+                                   % (self.name, sorted(set(want) - set(got))[:5], sorted(set(got) - set(want))[:5]))
             finally:
                 rm_tree(capdir)
             # libudev's own trouble (a link loop in S/class) is a warning line before the report
@@ -770,7 +770,7 @@ def case_bigfile(c):
         check(rr, rcs=(0, 1), want_json="--json" in args)
         if RUSAGE and rr.rss_kib > ref + 24 * 1024:
             C.fail("bigfile: %s: peak RSS %d KiB, a tiny tree needs %d KiB: unbounded read?"
-                 % (show(args), rr.rss_kib, ref))
+                   % (show(args), rr.rss_kib, ref))
         note("bigfile: %s: rc %d, %.2f s, peak RSS %d KiB (tiny tree %d KiB)"
              % (show(args), rr.rc, rr.elapsed, rr.rss_kib, ref))
     c.standard_runs(expect_devices=["/devices/platform", "/devices/platform/big", "/devices/platform/edge"])

@@ -70,7 +70,7 @@ def main():
         C.check("capture lists other entries: %r" % sorted(set(a) ^ set(b))[:10], sorted(a) == sorted(b))
         for k in sorted(set(a) & set(b)):
             C.check("capture of devices/%s: %r, source %r" % (k.decode(errors="replace"),
-                                                                       b[k], a[k]), a[k] == b[k])
+                                                                         b[k], a[k]), a[k] == b[k])
         for k in (b"platform/serial8250/wo", b"platform/serial8250/privdir"):
             C.check("capture lacks devices/%s" % k.decode(), k in b)
 
@@ -80,11 +80,11 @@ def main():
                            capture_output=True)
         C.check("--capture /devices/system: exit %d %r" % (r.returncode, r.stderr), r.returncode == 0)
         C.check("capture of /devices/system lacks bus/cpu/devices/cpu0",
-              os.path.islink(os.path.join(cap2, "bus/cpu/devices/cpu0")))
+                os.path.islink(os.path.join(cap2, "bus/cpu/devices/cpu0")))
         C.check("capture of /devices/system keeps bus/coll/devices/systemX (outside START)",
-              not os.path.lexists(os.path.join(cap2, "bus/coll/devices/systemX")))
+                not os.path.lexists(os.path.join(cap2, "bus/coll/devices/systemX")))
         C.check("capture of /devices/system holds devices/systemX",
-              not os.path.lexists(os.path.join(cap2, "devices/systemX")))
+                not os.path.lexists(os.path.join(cap2, "devices/systemX")))
     finally:
         for dirpath, dirnames, filenames in os.walk(tmp):
             for n in dirnames:

@@ -64,8 +64,8 @@ def main():
         log(lg, full_run(top))
         rc, out = summary(top, ["--strict", "--fuzz", fz, "main=" + lg])
         C.check("a full green run passes: %d %r" % (rc, out[-300:]),
-              rc == 0 and "0 failed, 0 skipped" in out and
-              "%d fuzz executions" % (100 * len(targets)) in out)
+                rc == 0 and "0 failed, 0 skipped" in out and
+                "%d fuzz executions" % (100 * len(targets)) in out)
         # a failure fails, strict or not
         log(lg, full_run(top, {("unit", "unit-0"): ("FAIL", "")}))
         for args in (["--strict"], []):
@@ -76,10 +76,10 @@ def main():
         log(lg, full_run(top, {("hostile", "hostile-0"): ("SKIP", "SKIP: no tool here\n")}))
         rc, out = summary(top, ["--strict", "main=" + lg])
         C.check("strict, an unlisted skip: %d %r" % (rc, out[-400:]), rc == 1 and "hostile/hostile-0 skipped and not allowed" in out and
-              "no tool here" in out)
+                "no tool here" in out)
         rc, out = summary(top, ["main=" + lg])
         C.check("a person's run lists the skip with its reason: %d %r" % (rc, out[-400:]),
-              rc == 0 and "skipped hostile/hostile-0: SKIP: no tool here" in out)
+                rc == 0 and "skipped hostile/hostile-0: SKIP: no tool here" in out)
         # a skip the allow-list allows when not root
         log(lg, full_run(top, {("udev", "udev-planted"): ("SKIP", "SKIP: no namespaces\n")}))
         rc, out = summary(top, ["--strict", "main=" + lg])
@@ -98,7 +98,7 @@ def main():
             f.write("uevent 100\nlatency 0\n")
         rc, out = summary(top, ["--strict", "--fuzz", fz, "main=" + lg])
         C.check("strict, idle fuzzers: %d" % rc, rc == 1 and "fuzz-latency ran no executions" in out and
-              "fuzz-device ran no executions" in out)
+                "fuzz-device ran no executions" in out)
         log(lg, full_run(top, {("fuzz", "fuzz-0"): ("OK", "x: 0 inputs replayed\n")}))
         rc, out = summary(top, ["--strict", "main=" + lg])
         C.check("strict, an empty corpus: %d" % rc, rc == 1 and "replayed no input" in out)

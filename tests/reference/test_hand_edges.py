@@ -65,12 +65,12 @@ def flatten(node, out):
 
 def check_node(n, path, how):
     C.check("%s %s: kind %r, by hand %r" %
-          (how, ascii(path), n.get("kind"), want_kind(path)), n.get("kind") == want_kind(path))
+            (how, ascii(path), n.get("kind"), want_kind(path)), n.get("kind") == want_kind(path))
     wf = want_fields(path)
     if wf:
         for k, v in wf.items():
             C.check("%s %s: %s = %r, by hand %r" %
-                  (how, ascii(path), k, n.get(k, "<absent>"), v), n.get(k, "<absent>") == v)
+                    (how, ascii(path), k, n.get(k, "<absent>"), v), n.get(k, "<absent>") == v)
 
 
 def main():
@@ -99,11 +99,11 @@ def main():
             preorder(doc["nodes"][0])
         want_order = sorted(H.EXPECTED, key=lambda p: [c.encode("utf-8") for c in p.split("/")])
         C.check("--json --all: not every directory once in bytewise "
-              "pre-order: %d listed, %d distinct, %d by hand" % (len(order), len(set(order)),
-                                                                len(want_order)), order == want_order)
+                "pre-order: %d listed, %d distinct, %d by hand" % (len(order), len(set(order)),
+                                                                  len(want_order)), order == want_order)
         C.check("--json --all lists %s, by hand %s" % (
-                  sorted(set(map(ascii, nodes)) ^ set(map(ascii, H.EXPECTED))), "the rest"),
-              sorted(nodes) == sorted(H.EXPECTED))
+                    sorted(set(map(ascii, nodes)) ^ set(map(ascii, H.EXPECTED))), "the rest"),
+                sorted(nodes) == sorted(H.EXPECTED))
         for path in sorted(H.EXPECTED):
             if path in nodes:
                 check_node(nodes[path], path, "--json --all")
@@ -116,23 +116,23 @@ def main():
             # "PATH: KIND: why" with PATH escaped: take the kind after the first ": "
             kind = text.split(": ", 2)[1] if text.count(": ") >= 2 else None
             C.check("--explain %s: exit %d, kind %r, by hand %r" % (ascii(path), r.returncode, kind,
-                                                                 want_kind(path)),
-                  r.returncode == 0 and kind == want_kind(path))
+                                                                   want_kind(path)),
+                    r.returncode == 0 and kind == want_kind(path))
             d = js(tree, root, "--json", "--all", "--depth", "0", fspath)
             if d:
                 n = d["nodes"][0] if d.get("nodes") else {}
                 C.check("walk at %s: node %r" % (ascii(path), n.get("path")), n.get("path") == path)
                 has_kids = any(p.rsplit("/", 1)[0] == path for p in H.EXPECTED if p != path)
                 C.check("walk at %s --depth 0: children %r, truncated %r (it has %s)" % (
-                          ascii(path), n.get("children"), n.get("truncated"),
-                          "subdirectories" if has_kids else "none"),
-                      n.get("children") == [] and n.get("truncated") is (True if has_kids else None))
+                            ascii(path), n.get("children"), n.get("truncated"),
+                            "subdirectories" if has_kids else "none"),
+                        n.get("children") == [] and n.get("truncated") is (True if has_kids else None))
                 check_node(n, path, "walk at")
             if want_kind(path) == "device":
                 d = js(tree, root, "--json", "--parents", fspath)
                 chain = d.get("chain", []) if d else []
                 C.check("--parents %s: first %r" % (ascii(path), chain[:1]),
-                      chain and chain[0].get("path") == path)
+                        chain and chain[0].get("path") == path)
                 for i, c in enumerate(chain):
                     if c.get("path") in H.EXPECTED:
                         c = dict(c, kind="device")
@@ -145,12 +145,12 @@ def main():
                     want_ups.append(wp)
                     wp = want_fields(wp)["parent"]
                 C.check("--parents %s: chain %r, by hand %r" % (ascii(path), ups,
-                                                                             want_ups), ups == want_ups)
+                                                                               want_ups), ups == want_ups)
             else:
                 r = T.run([tree, "--root", root, "--parents", fspath])
                 C.check("--parents %s (a %s): exit %d, stderr %r" % (ascii(path), want_kind(path),
-                                                                   r.returncode, r.stderr),
-                      r.returncode != 0 and r.stderr.count(b"\n") == 1)
+                                                                     r.returncode, r.stderr),
+                        r.returncode != 0 and r.stderr.count(b"\n") == 1)
 
         # DEVICE forms
         for spec, path in (("pci:0000:00:02.0", H.V),
@@ -171,7 +171,7 @@ def main():
         for spec in ("pci:0000:00", "usb:hiddev0", "/dev/vda2", "nosuch:x"):
             r = T.run([tree, "--root", root, "--parents", spec])
             C.check("--parents %s: exit %d, stderr %r" % (spec, r.returncode, r.stderr),
-                  r.returncode != 0 and r.stderr.count(b"\n") == 1)
+                    r.returncode != 0 and r.stderr.count(b"\n") == 1)
 
         # --subsystem NAME: exactly the devices written by hand
         for sub, want in sorted(H.BY_SUBSYSTEM.items()):
@@ -186,12 +186,12 @@ def main():
         st = js(tree, root, "--stats", "--json")
         if st:
             C.check("--stats bus_class_names %r" % st.get("bus_class_names"),
-                  st.get("bus_class_names") == H.STATS["bus_class_names"])
+                    st.get("bus_class_names") == H.STATS["bus_class_names"])
             for side in ("class", "bus"):
                 got = st.get("runtime_status", {}).get(side)
                 C.check("--stats runtime_status.%s %r, by hand %r" % (
-                          side, got, H.STATS["runtime_status"][side]),
-                      got == H.STATS["runtime_status"][side])
+                            side, got, H.STATS["runtime_status"][side]),
+                        got == H.STATS["runtime_status"][side])
             kinds, subs = {}, {}
             for path in H.EXPECTED:
                 kinds[want_kind(path)] = kinds.get(want_kind(path), 0) + 1

@@ -92,11 +92,11 @@ def case_live(exe):
     C.check("the walk finds at least as many devices as libudev", c["walk"] >= c["udev"])
     C.check("not_linked count matches its list", c["not_linked"] == len(doc["not_linked"]))
     C.check("walk = both + not linked",
-          c["walk"] == c["both"] + c["not_linked"] + c["with_subsystem_not_listed"])
+            c["walk"] == c["both"] + c["not_linked"] + c["with_subsystem_not_listed"])
     for path in doc["not_linked"]:
         if not C.check(f"{path} is a device without a subsystem link",
-                     os.path.isfile("/sys" + path + "/uevent")
-                     and not os.path.islink("/sys" + path + "/subsystem")):
+                       os.path.isfile("/sys" + path + "/uevent")
+                       and not os.path.islink("/sys" + path + "/subsystem")):
             break
     # an independent count of the lists libudev scans (dirs and links only)
     entries = set()
@@ -105,7 +105,7 @@ def case_live(exe):
             if os.path.islink(p) or os.path.isdir(p):
                 entries.add(p)
     C.check(f"S/bus and S/class entries: {c['links']} == {len(entries)} counted here",
-          c["links"] == len(entries))
+            c["links"] == len(entries))
     udevadm = shutil.which("udevadm")
     if udevadm:
         r = subprocess.run([udevadm, "info", "--export-db"], capture_output=True, text=True,
@@ -204,8 +204,8 @@ def case_planted(exe):
             C.check(f"the walk finds the 11 devices built ({c['walk']})", c["walk"] == 11)
             # platform and ep_00 are not linked; the class file is no entry
             C.check(f"implemented but not linked: {doc['not_linked']}",
-                  sorted(doc["not_linked"]) == ["/devices/platform",
-                                                "/devices/platform/omap_i2c.2/i2c-2/2-0045/ep_00"])
+                    sorted(doc["not_linked"]) == ["/devices/platform",
+                                                  "/devices/platform/omap_i2c.2/i2c-2/2-0045/ep_00"])
             C.check(f"9 S/bus and S/class entries ({c['links']})", c["links"] == 9)
         C.check("the host's /sys mount is untouched afterwards", sys_mount_line() == before)
         # 3. unprivileged: --root falls back to a user namespace of its own
@@ -217,11 +217,11 @@ def case_planted(exe):
             rc, out, err = T.run3(drop + [exe, "--check-udev", "--root", t], timeout=600)
             if userns.returncode == 0:
                 if not C.check("unprivileged --check-udev --root agrees (user namespace)",
-                             rc == 0 and "agree" in out):
+                               rc == 0 and "agree" in out):
                     show(rc, out, err)
             else:
                 C.check("unprivileged without user namespaces: exit 2 with the unshare hint",
-                      rc == 2 and "bind the tree yourself" in err)
+                        rc == 2 and "bind the tree yourself" in err)
 
         # planted disagreements, one tree each
         c2 = "devices/platform/omap_i2c.2/i2c-2/2-0045"
@@ -273,13 +273,13 @@ def case_planted(exe):
             key, name, text = plant(r)
             rc, doc, out, err = check_udev_json(exe, r)
             ok = C.check(f"{what}: exit 1, agree false",
-                       rc == 1 and doc is not None and doc["agree"] is False)
+                         rc == 1 and doc is not None and doc["agree"] is False)
             if doc is not None:
                 names = [x.get("path", x.get("link")) for x in doc[key]]
                 ok &= C.check(f"{what}: {key} names {name} ({names})", name in names)
             rc2, out2, err2 = T.run3([exe, "--check-udev", "--root", r], timeout=600)
             ok &= C.check(f"{what}: text output names it", rc2 == 1 and out2.startswith(f"check-udev {r}: DISAGREE")
-                        and text in out2)
+                          and text in out2)
             if not ok:
                 show(rc, out, err)
                 show(rc2, out2, err2)
@@ -288,8 +288,8 @@ def case_planted(exe):
         rc, doc, out, err = check_udev_json(exe, r)
         diffs = [(d["path"], d["field"], d["walk"], d["udev"]) for d in doc["differences"]]
         C.check(f"the parent difference of 2-0045 is named ({diffs})",
-              ("/devices/platform/omap_i2c.2/i2c-2/2-0045", "parent", "/devices/platform/omap_i2c.2",
-               "/devices/platform/omap_i2c.2/i2c-2") in diffs)
+                ("/devices/platform/omap_i2c.2/i2c-2/2-0045", "parent", "/devices/platform/omap_i2c.2",
+                 "/devices/platform/omap_i2c.2/i2c-2") in diffs)
         C.check("the host's /sys mount is still untouched", sys_mount_line() == before)
         # a root that is not one
         rc, out, err = T.run3([exe, "--check-udev", "--root", os.path.join(tmp, "nothing")], timeout=600)
@@ -320,14 +320,14 @@ def case_diff(exe):
         rc, out, err = diff(exe, a, b, "--json")
         doc = json.loads(out)
         C.check("--json: same, 11 devices each", rc == 0 and doc["same"] is True and doc["counts"]["old"] == 11
-              and doc["counts"]["new"] == 11)
+                and doc["counts"]["new"] == 11)
 
         c = "devices/platform/omap_i2c.2/i2c-2/2-0045"
         # remove a device
         shutil.rmtree(os.path.join(b, c, "leds/gta04:red:aux"))
         rc, out, err = diff(exe, a, b)
         C.check(f"a removed device is named, exit 1 ({rc}: {out!r})",
-              rc == 1 and out == f"- /{c}/leds/gta04:red:aux\n")
+                rc == 1 and out == f"- /{c}/leds/gta04:red:aux\n")
         rc, out, err = diff(exe, b, a)
         C.check(f"and added the other way ({out!r})", rc == 1 and out == f"+ /{c}/leds/gta04:red:aux\n")
         # change a driver link
@@ -336,25 +336,25 @@ def case_diff(exe):
         os.symlink(T.up("/" + c) + "bus/i2c/drivers/leds-other", os.path.join(b, c, "driver"))
         rc, out, err = diff(exe, a, b)
         C.check(f"a changed driver link is named ({out!r})",
-              rc == 1 and f"~ /{c} driver: leds-tca6507 -> leds-other\n" in out)
+                rc == 1 and f"~ /{c} driver: leds-tca6507 -> leds-other\n" in out)
         # unbind: driver gone
         os.unlink(os.path.join(b, "devices/platform/mmc.0/driver"))
         rc, out, err = diff(exe, a, b)
         C.check(f"an unbound driver is named ({out!r})",
-              "~ /devices/platform/mmc.0 driver: omap_hsmmc -> (none)\n" in out)
+                "~ /devices/platform/mmc.0 driver: omap_hsmmc -> (none)\n" in out)
         # attribute change, seen only with --attrs
         T.Tree(b).file(c + "/name", "tca6508\n")
         rc, out, err = diff(exe, a, b)
         C.check("attributes are not compared without --attrs", "attribute" not in out)
         rc, out, err = diff(exe, a, b, "--attrs")
         C.check(f"--attrs names the attribute change ({out!r})",
-              f'~ /{c} attribute name: "tca6507" -> "tca6508"\n' in out)
+                f'~ /{c} attribute name: "tca6507" -> "tca6508"\n' in out)
         # devnum change
         T.Tree(b).file("devices/platform/mmc.0/block/sda/uevent",
               "MAJOR=8\nMINOR=8\nDEVNAME=sda\nDEVTYPE=disk\n")
         rc, out, err = diff(exe, a, b)
         C.check(f"a changed devnum is named ({out!r})",
-              "~ /devices/platform/mmc.0/block/sda devnum: 8:0 -> 8:8\n" in out)
+                "~ /devices/platform/mmc.0/block/sda devnum: 8:0 -> 8:8\n" in out)
         # move: the block disk (with its partition) to another host
         os.makedirs(os.path.join(b, "devices/platform/mmc.1"))
         T.Tree(b).file("devices/platform/mmc.1/uevent")
@@ -362,33 +362,33 @@ def case_diff(exe):
                   os.path.join(b, "devices/platform/mmc.1/block"))
         rc, out, err = diff(exe, a, b)
         C.check(f"a moved disk is one line, its partition carried ({out!r})",
-              rc == 1 and "> /devices/platform/mmc.0/block/sda -> "
-              "/devices/platform/mmc.1/block/sda (and 1 device below)\n" in out
-              and "+ /devices/platform/mmc.1\n" in out
-              and "sda1 ->" not in out)
+                rc == 1 and "> /devices/platform/mmc.0/block/sda -> "
+                "/devices/platform/mmc.1/block/sda (and 1 device below)\n" in out
+                and "+ /devices/platform/mmc.1\n" in out
+                and "sda1 ->" not in out)
         rc, out, err = diff(exe, a, b, "--json", "--attrs")
         doc = json.loads(out)
         moved = {m["old"]: m for m in doc["moved"]}
         C.check(f"--json: moves with parents and carried_by ({doc['moved']})",
-              rc == 1 and doc["same"] is False and len(doc["moved"]) == 2
-              and moved["/devices/platform/mmc.0/block/sda/sda1"]["carried_by"]
-              == "/devices/platform/mmc.0/block/sda"
-              and moved["/devices/platform/mmc.0/block/sda"]["new_parent"]
-              == "/devices/platform/mmc.1")
+                rc == 1 and doc["same"] is False and len(doc["moved"]) == 2
+                and moved["/devices/platform/mmc.0/block/sda/sda1"]["carried_by"]
+                == "/devices/platform/mmc.0/block/sda"
+                and moved["/devices/platform/mmc.0/block/sda"]["new_parent"]
+                == "/devices/platform/mmc.1")
         fields = sorted((x["path"], x["field"]) for x in doc["changed"])
         C.check(f"--json: changed entries ({fields})",
-              fields == sorted([(f"/{c}", "driver"), ("/devices/platform/mmc.0", "driver"),
-                                (f"/{c}", "attribute"),
-                                ("/devices/platform/mmc.1/block/sda", "devnum")]))
+                fields == sorted([(f"/{c}", "driver"), ("/devices/platform/mmc.0", "driver"),
+                                  (f"/{c}", "attribute"),
+                                  ("/devices/platform/mmc.1/block/sda", "devnum")]))
         C.check(f"--json counts ({doc['counts']})",
-              doc["counts"]["removed"] == 1 and doc["counts"]["added"] == 1)
+                doc["counts"]["removed"] == 1 and doc["counts"]["added"] == 1)
         # ambiguous names are not moves
         for n in ("x1", "x2"):
             T.Tree(a).file(f"devices/platform/h{n}/ep_00/uevent")
         T.Tree(b).file("devices/platform/hz/ep_00/uevent")
         rc, out, err = diff(exe, a, b)
         C.check(f"two OLD candidates with one name: no move ({out!r})", "- /devices/platform/hx1/ep_00\n" in out and "+ /devices/platform/hz/ep_00\n" in out
-              and "ep_00 ->" not in out)
+                and "ep_00 ->" not in out)
 
         # errors: exit 2 as diff(1)
         for bad in (os.path.join(tmp, "missing"), tmp):
@@ -455,7 +455,7 @@ def case_fixtures(exe):
             d = os.path.join(tmp, os.path.basename(fx)[:-len(".sysfs")])
             rc, out, err = T.run3([tool, "unpack", fx, d], timeout=600)
             if not C.check(f"sysdev-fixture unpack {os.path.basename(fx)}",
-                         rc == 0 and os.path.isdir(os.path.join(d, "devices"))):
+                           rc == 0 and os.path.isdir(os.path.join(d, "devices"))):
                 show(rc, out, err)
                 continue
             roots.append(d)
@@ -469,13 +469,13 @@ def case_fixtures(exe):
             doc = json.loads(out) if out else None
             n = sum(len(doc[k]) for k in ("added", "removed", "moved", "changed")) if doc else 0
             if not C.check(f"--diff {os.path.basename(x)} {os.path.basename(y)}: exit 1, "
-                         f"{n} differences named",
-                         rc == 1 and doc and not doc["same"] and n > 0):
+                           f"{n} differences named",
+                           rc == 1 and doc and not doc["same"] and n > 0):
                 show(rc, out[:2000], err)
             rc, out, err = diff(exe, x, y)
             lines = out.splitlines()
             C.check(f"text diff: {len(lines)} lines, each + - > or ~",
-                  rc == 1 and lines and all(l[:2] in ("+ ", "- ", "> ", "~ ") for l in lines))
+                    rc == 1 and lines and all(l[:2] in ("+ ", "- ", "> ", "~ ") for l in lines))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0
