@@ -102,7 +102,7 @@ def main():
             compare_metrics(name, parse_exposition(out)[0], oracle_counts(d))
             # the archive itself as --root gives the same numbers
             rc, out2, err = T.run3([TREE, "--root", os.path.join(FIXTURES, name), "--stats",
-                                "--format=openmetrics"], timeout=300)
+                                    "--format=openmetrics"], timeout=300)
             strip = lambda t: [line for line in t.splitlines() if "walk_duration" not in line]
             C.check(name + ": the archive as --root gives the same metrics",
                     rc == 0 and strip(out) == strip(out2), err)

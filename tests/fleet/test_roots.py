@@ -125,7 +125,7 @@ def main():
         C.check("bad usage with an archive: exit 2 before unpacking", rc == 2, err)
         C.check("... leaves nothing in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
         rc, out, err = T.run3([TREE, "--root", bad, "--root", big, "--parents", "block:vda"],
-                           env=env_tmp(tmpdir), timeout=300)
+                              env=env_tmp(tmpdir), timeout=300)
         C.check("the last --root wins: block:vda found in the archive", rc == 0 and "vda" in out, err)
         C.check("... leaves nothing in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
 

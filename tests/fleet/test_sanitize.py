@@ -196,11 +196,12 @@ def main():
             C.check(label + ": --check-udev agrees on the sanitized tree", rc == 0, (out + err)[-600:])
             nets = [p for p in (san[1] if san else {}) if "/net/enx" in p]
             rc, out, err = T.run3([TREE, "--root", tree, "--parents",
-                               "net:" + (nets[0].rsplit("/", 1)[1] if nets else "none")], timeout=300)
+                                   "net:" + (nets[0].rsplit("/", 1)[1] if nets else "none")],
+                                  timeout=300)
             C.check(label + ": the renamed net device is found through class/net (links consistent)",
                     rc == 0 and len(nets) == 1 and nets[0] in out, (nets, out, err))
             rc2, again, _ = T.run3([FIXTURE, "capture", "--root", root, *mode, "--sanitize",
-                                arch + ".2"], timeout=300)
+                                    arch + ".2"], timeout=300)
             C.check(label + ": the same tree gives the same archive twice",
                     rc2 == 0 and open(arch + ".2", "rb").read() == open(arch, "rb").read())
             if mode:
@@ -235,8 +236,8 @@ def main():
         fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "fixtures")
         for name in ("qemu-q35.sysfs",):
             arch = os.path.join(tmp, "fx-" + name)
-            rc, _, err = T.run3([FIXTURE, "capture", "--root", os.path.join(fixtures, name), "--full",
-                             "--sanitize", arch], timeout=300)
+            rc, _, err = T.run3([FIXTURE, "capture", "--root", os.path.join(fixtures, name),
+                                 "--full", "--sanitize", arch], timeout=300)
             C.check(name + ": capture --root ARCHIVE --full --sanitize: exit 0", rc == 0, err)
             rc, out, err = T.run3([TREE, "--root", arch, "--check-udev"], timeout=300)
             C.check(name + ": the sanitized capture passes --check-udev", rc == 0, (out + err)[-600:])

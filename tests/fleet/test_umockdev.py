@@ -201,7 +201,8 @@ def main():
             script = ('"$1" > "$3"; echo $? > "$3.rc"; "$2" --check-udev > "$4" 2>&1; echo $? > "$4.rc"; '
                       '"$2" --json --all > "$5"; echo $? > "$5.rc"')
             rc, _, err = T.run3(["umockdev-run", "-d", rec_file, "--", "sh", "-c", script, "sh",
-                             os.path.abspath(UDEV_LIST), os.path.abspath(TREE), *outs], timeout=900, env=UMOCK_ENV)
+                                 os.path.abspath(UDEV_LIST), os.path.abspath(TREE), *outs],
+                                timeout=900, env=UMOCK_ENV)
             rcs = [open(o + ".rc").read().strip() if os.path.exists(o + ".rc") else "none" for o in outs]
             C.check(name + ": umockdev-run -d replays it", rc == 0 and rcs[0] == "0", (rc, rcs, err[-800:]))
             seen = parse_udev_list(open(outs[0]).read()) if rcs[0] == "0" else {}

@@ -191,8 +191,9 @@ def case_planted(exe):
         build_tree(t)
         # 1. the user's way: bind the tree over /sys themselves
         rc, out, err = T.run3(["unshare", "-m", "sh", "-c",
-                            'mount --make-rprivate / && mount --bind "$1" /sys && '
-                            'SYSTEMD_DEVICE_VERIFY_SYSFS=0 "$2" --check-udev', "sh", t, exe], timeout=600)
+                               'mount --make-rprivate / && mount --bind "$1" /sys && '
+                               'SYSTEMD_DEVICE_VERIFY_SYSFS=0 "$2" --check-udev', "sh", t, exe],
+                              timeout=600)
         if not C.check("hand-made tree bound over /sys by unshare: agrees (exit 0)", rc == 0):
             show(rc, out, err)
         # 2. --root: the command binds it in its own private namespace
