@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """System calls of a command, broken down by the kind of directory they are
-spent on (SPEC section 2 kinds: root, device, class-dir, attr-group,
+spent on (the kinds of sysdev(7): root, device, class-dir, attr-group,
 container), one line per figure.
 
     strace_kinds.py --exe sysdev-tree [--root S] [--label L] -- ARGV...

@@ -12,33 +12,17 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import mktree  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import sysdevtest as T  # noqa: E402
 
 TOOL = os.path.abspath(sys.argv[1])
 UPDATE = "--update" in sys.argv
 CLIENT = "/devices/platform/omap_i2c.2/i2c-2/2-0045"
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok - {name}")
-    else:
-        failed += 1
-        print(f"not ok - {name}")
-        if detail:
-            for line in str(detail).splitlines()[:40]:
-                print(f"#   {line}")
+C = T.Checker()
 
 
 def run(*args, env=None):
-    e = dict(os.environ)
-    e.pop("NO_COLOR", None)
-    e.update(env or {})
-    return subprocess.run([TOOL, *args], capture_output=True, timeout=120, env=e)
+    return T.run([TOOL, *args], env=T.environ(NO_COLOR=None, **(env or {})))
 
 
 def expect_file(name, args, root):
@@ -50,9 +34,9 @@ def expect_file(name, args, root):
             f.write(out)
     with open(path) as f:
         want = f.read()
-    check(f"{name}: exit 0", r.returncode == 0, r.stderr.decode(errors="replace"))
-    check(f"{name}: matches expected/{name}", out == want,
-          "\n".join(difflines(want, out)))
+    C.check(f"{name}: exit 0", r.returncode == 0, r.stderr.decode(errors="replace"))
+    C.check(f"{name}: matches expected/{name}", out == want,
+            "\n".join(difflines(want, out)))
 
 
 def difflines(a, b):
@@ -115,33 +99,33 @@ def shlex_quote(s):
 def check_tree_json(label, root, start=None):
     args = ["--root", root, "--json", "--all"] + ([start] if start else [])
     r = run(*args)
-    check(f"{label}: --json --all exits 0", r.returncode == 0, r.stderr.decode(errors="replace"))
+    C.check(f"{label}: --json --all exits 0", r.returncode == 0, r.stderr.decode(errors="replace"))
     try:
         doc = json.loads(r.stdout.decode("utf-8"))
     except ValueError as e:
-        check(f"{label}: --json --all is valid JSON", False, e)
+        C.check(f"{label}: --json --all is valid JSON", False, e)
         return None
-    check(f"{label}: --json --all is valid JSON", True)
+    C.check(f"{label}: --json --all is valid JSON", True)
     nodes = json_nodes(doc)
     paths = [n["path"] for n in nodes]
     dirs = walk_dirs(root)
-    check(f"{label}: every directory appears exactly once",
-          len(paths) == len(set(paths)) and set(paths) == set(dirs),
-          f"missing {sorted(set(dirs) - set(paths))[:10]} extra {sorted(set(paths) - set(dirs))[:10]}"
-          f" dups {len(paths) - len(set(paths))}")
+    C.check(f"{label}: every directory appears exactly once",
+            len(paths) == len(set(paths)) and set(paths) == set(dirs),
+            f"missing {sorted(set(dirs) - set(paths))[:10]} extra {sorted(set(paths) - set(dirs))[:10]}"
+            f" dups {len(paths) - len(set(paths))}")
     devs = {n["path"] for n in nodes if n["kind"] == "device"}
     want = {p for p, has in dirs.items() if has}
-    check(f"{label}: devices are exactly the directories with a regular uevent",
-          devs == want, f"missing {sorted(want - devs)[:10]} extra {sorted(devs - want)[:10]}")
+    C.check(f"{label}: devices are exactly the directories with a regular uevent",
+            devs == want, f"missing {sorted(want - devs)[:10]} extra {sorted(devs - want)[:10]}")
     for n in nodes:
         if n["kind"] == "device":
             keys = {"subsystem", "subsystem_kind", "driver", "parent", "class_dir", "placement",
                     "devnum", "devtype", "devname"}
             if not keys <= set(n):
-                check(f"{label}: device fields present", False, n["path"])
+                C.check(f"{label}: device fields present", False, n["path"])
                 break
     else:
-        check(f"{label}: device fields present on every device", True)
+        C.check(f"{label}: device fields present on every device", True)
     return doc
 
 
@@ -150,7 +134,7 @@ def main():
     try:
         root = os.path.join(tmp, "article")
         os.mkdir(root)
-        mktree.article(root)
+        T.article(root)
 
         expect_file("article-tree.txt", ["--root", root], root)
         expect_file("article-all.txt", ["--root", root, "--all"], root)
@@ -172,83 +156,83 @@ def main():
 
         doc = check_tree_json("article", root)
         if doc:
-            check("article: sysfs member names the root", doc.get("sysfs") == root)
+            C.check("article: sysfs member names the root", doc.get("sysfs") == root)
 
         # --stats --json against the article's shell pipelines
         r = run("--root", root, "--stats", "--json")
         st = json.loads(r.stdout)
         both, cls, bus = shell_stats(root)
-        check("article: bus_class_names == comm -12", st["bus_class_names"] == both,
-              f"{st['bus_class_names']} vs {both}")
-        check("article: class runtime_status == cat|sort|uniq -c",
-              st["runtime_status"]["class"] == cls, f"{st['runtime_status']['class']} vs {cls}")
-        check("article: bus runtime_status == cat|sort|uniq -c",
-              st["runtime_status"]["bus"] == bus, f"{st['runtime_status']['bus']} vs {bus}")
+        C.check("article: bus_class_names == comm -12", st["bus_class_names"] == both,
+                f"{st['bus_class_names']} vs {both}")
+        C.check("article: class runtime_status == cat|sort|uniq -c",
+                st["runtime_status"]["class"] == cls, f"{st['runtime_status']['class']} vs {cls}")
+        C.check("article: bus runtime_status == cat|sort|uniq -c",
+                st["runtime_status"]["bus"] == bus, f"{st['runtime_status']['bus']} vs {bus}")
 
         # JSON without --all leaves attr-groups out and keeps devices below them
         r = run("--root", root, "--json")
         nodes = json_nodes(json.loads(r.stdout))
-        check("--json without --all has no attr-group",
-              all(n["kind"] != "attr-group" for n in nodes))
-        check("--json without --all keeps every device",
-              {n["path"] for n in nodes if n["kind"] == "device"} ==
-              {p for p, has in walk_dirs(root).items() if has})
+        C.check("--json without --all has no attr-group",
+                all(n["kind"] != "attr-group" for n in nodes))
+        C.check("--json without --all keeps every device",
+                {n["path"] for n in nodes if n["kind"] == "device"} ==
+                {p for p, has in walk_dirs(root).items() if has})
 
         # latency tolerance on the temp copy
         ltf = os.path.join(root, CLIENT[1:], "power/pm_qos_latency_tolerance_us")
         for v, want in [("100", "100"), ("any", "any"), ("auto", "auto")]:
             r = run("--root", root, "--set-latency-tolerance", v, CLIENT)
             g = run("--root", root, "--get-latency-tolerance", CLIENT)
-            check(f"latency tolerance {v} round-trips", r.returncode == 0 and
-                  g.stdout.decode().strip() == want and open(ltf).read() == want + "\n",
-                  r.stderr + g.stdout)
+            C.check(f"latency tolerance {v} round-trips", r.returncode == 0 and
+                    g.stdout.decode().strip() == want and open(ltf).read() == want + "\n",
+                    r.stderr + g.stdout)
         for v in ["-5", "garbage", "", "99999999999", "2147483648", "abc"]:
             r = run("--root", root, "--set-latency-tolerance", v, CLIENT)
             err = r.stderr.decode()
-            check(f"latency tolerance '{v}' refused with EINVAL, exit 2 (usage)", r.returncode == 2 and
-                  "EINVAL" in err and err.count("\n") == 1 and open(ltf).read() == "auto\n", err)
+            C.check(f"latency tolerance '{v}' refused with EINVAL, exit 2 (usage)", r.returncode == 2 and
+                    "EINVAL" in err and err.count("\n") == 1 and open(ltf).read() == "auto\n", err)
         r = run("--root", root, "--set-latency-tolerance", "100", "/devices/platform/omap_i2c.2/i2c-2")
         err = r.stderr.decode()
-        check("device without the attribute: clear message, exit 1",
-              r.returncode == 1 and "has no power/pm_qos_latency_tolerance_us" in err and
-              err.count("\n") == 1, err)
+        C.check("device without the attribute: clear message, exit 1",
+                r.returncode == 1 and "has no power/pm_qos_latency_tolerance_us" in err and
+                err.count("\n") == 1, err)
         r = run("--root", root, "--get-latency-tolerance", "i2c:i2c-2")
-        check("--get-latency-tolerance on a device without it exits 1", r.returncode == 1, r.stderr)
+        C.check("--get-latency-tolerance on a device without it exits 1", r.returncode == 1, r.stderr)
         r = run("--root", root, "--set-latency-tolerance", "100", "net:nonexistent")
-        check("--set-latency-tolerance on a missing device: exit 1, names it",
-              r.returncode == 1 and b"net:nonexistent" in r.stderr, r.stderr)
+        C.check("--set-latency-tolerance on a missing device: exit 1, names it",
+                r.returncode == 1 and b"net:nonexistent" in r.stderr, r.stderr)
         r = run("--root", root, "--set-latency-tolerance", "100", "/etc/passwd")
-        check("--set-latency-tolerance outside the root: exit 1", r.returncode == 1 and
-              b"outside the sysfs root" in r.stderr, r.stderr)
+        C.check("--set-latency-tolerance outside the root: exit 1", r.returncode == 1 and
+                b"outside the sysfs root" in r.stderr, r.stderr)
 
         # usage errors: exit 2
         for args in (["--bogus"], ["--depth"], ["--depth", "-1"], ["--depth", "abc"],
                      ["--depth", "99999999999999"], ["a", "b"], ["--stats", "--parents", "x"],
                      ["--set-latency-tolerance", "5"], ["--color=sometimes"]):
             r = run("--root", root, *args)
-            check(f"usage error {args}: exit 2, message", r.returncode == 2 and r.stderr, r.stderr)
+            C.check(f"usage error {args}: exit 2, message", r.returncode == 2 and r.stderr, r.stderr)
         r = run("--root", os.path.join(tmp, "nope"))
-        check("missing root: exit 1 with one line", r.returncode == 1 and
-              r.stderr.decode().count("\n") == 1 and b"nope" in r.stderr, r.stderr)
+        C.check("missing root: exit 1 with one line", r.returncode == 1 and
+                r.stderr.decode().count("\n") == 1 and b"nope" in r.stderr, r.stderr)
         r = run("--root", root, "/devices/nonexistent")
-        check("missing start: exit 1", r.returncode == 1 and b"nonexistent" in r.stderr, r.stderr)
+        C.check("missing start: exit 1", r.returncode == 1 and b"nonexistent" in r.stderr, r.stderr)
         for args in (["--help"], ["--version"]):
             r = run(*args)
-            check(f"{args[0]} exits 0", r.returncode == 0 and r.stdout, r.stderr)
+            C.check(f"{args[0]} exits 0", r.returncode == 0 and r.stdout, r.stderr)
 
         # colours: only when asked or on a terminal; NO_COLOR honoured
         r = run("--root", root, "--color=always")
-        check("--color=always colours", b"\033[" in r.stdout)
+        C.check("--color=always colours", b"\033[" in r.stdout)
         r = run("--root", root)
-        check("no colour into a pipe", b"\033[" not in r.stdout)
+        C.check("no colour into a pipe", b"\033[" not in r.stdout)
         r = run("--root", root, "--color=never")
-        check("--color=never", b"\033[" not in r.stdout)
+        C.check("--color=never", b"\033[" not in r.stdout)
 
         # a closed pipe ends the walk quietly
         p = subprocess.run(f"{shlex_quote(TOOL)} --root {shlex_quote(root)} --all | head -1",
                            shell=True, capture_output=True)
-        check("output into a closed pipe: no error noise", p.returncode == 0 and
-              len(p.stdout.splitlines()) == 1, p.stderr)
+        C.check("output into a closed pipe: no error noise", p.returncode == 0 and
+                len(p.stdout.splitlines()) == 1, p.stderr)
 
         # the live /sys, against os.walk
         if os.path.isdir("/sys/devices"):
@@ -256,17 +240,16 @@ def main():
             r = run("--stats", "--json")
             st = json.loads(r.stdout)
             both, cls, bus = shell_stats("/sys")
-            check("live /sys: bus_class_names == comm -12", st["bus_class_names"] == both)
-            check("live /sys: class runtime_status == pipeline",
-                  st["runtime_status"]["class"] == cls, f"{st['runtime_status']['class']} vs {cls}")
-            check("live /sys: bus runtime_status == pipeline",
-                  st["runtime_status"]["bus"] == bus, f"{st['runtime_status']['bus']} vs {bus}")
+            C.check("live /sys: bus_class_names == comm -12", st["bus_class_names"] == both)
+            C.check("live /sys: class runtime_status == pipeline",
+                    st["runtime_status"]["class"] == cls, f"{st['runtime_status']['class']} vs {cls}")
+            C.check("live /sys: bus runtime_status == pipeline",
+                    st["runtime_status"]["bus"] == bus, f"{st['runtime_status']['bus']} vs {bus}")
             r = run()
-            check("live /sys: default tree exits 0", r.returncode == 0, r.stderr)
+            C.check("live /sys: default tree exits 0", r.returncode == 0, r.stderr)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return C.summary()
 
 
 if __name__ == "__main__":

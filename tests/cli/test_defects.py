@@ -14,32 +14,18 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import mktree  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import sysdevtest as T  # noqa: E402
 
 TOOL = os.path.abspath(sys.argv[1])
 FIXTURE = os.path.abspath(sys.argv[2])
 FIXTURES = os.path.abspath(sys.argv[3])
 CLIENT = "/devices/platform/omap_i2c.2/i2c-2/2-0045"
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok - {name}")
-    else:
-        failed += 1
-        print(f"not ok - {name}")
-        for line in str(detail).splitlines()[:30]:
-            print(f"#   {line}")
+C = T.Checker()
 
 
 def run(*args, cwd=None, tool=None):
-    env = dict(os.environ, NO_COLOR="1")
-    return subprocess.run([tool or TOOL, *args], capture_output=True, timeout=120, cwd=cwd,
-                          env=env)
+    return T.run([tool or TOOL, *args], cwd=cwd, env=T.environ(NO_COLOR="1"))
 
 
 def one_line(err):
@@ -92,18 +78,18 @@ def binary_attributes(root):
     want = "@config = " + text_escape(config)
     r = run("--root", root, "--attrs", "--depth", "0", CLIENT)
     lines = r.stdout.decode("utf-8", "surrogateescape").splitlines()
-    check("1: --attrs text shows every byte of a binary attribute, escaped",
-          r.returncode == 0 and any(line.strip() == want for line in lines),
-          "\n".join(line for line in lines if "@config" in line))
+    C.check("1: --attrs text shows every byte of a binary attribute, escaped",
+            r.returncode == 0 and any(line.strip() == want for line in lines),
+            "\n".join(line for line in lines if "@config" in line))
     r = run("--root", root, "--parents", "--attrs", CLIENT)
     lines = r.stdout.decode("utf-8", "surrogateescape").splitlines()
-    check("1: --parents --attrs shows every byte too",
-          r.returncode == 0 and any(line.strip() == want for line in lines))
+    C.check("1: --parents --attrs shows every byte too",
+            r.returncode == 0 and any(line.strip() == want for line in lines))
     r = run("--root", root, "--json", "--attrs", "--depth", "0", CLIENT)
     doc = json.loads(r.stdout.decode("utf-8"))
     val = doc["nodes"][0]["attributes"]["config"]
-    check("1: --json --attrs carries every byte (NUL as \\u0000, others as \\udcXX)",
-          val.encode("utf-8", "surrogateescape") == config, repr(val[:40]))
+    C.check("1: --json --attrs carries every byte (NUL as \\u0000, others as \\udcXX)",
+            val.encode("utf-8", "surrogateescape") == config, repr(val[:40]))
     os.unlink(os.path.join(root, CLIENT[1:], "config"))
 
 
@@ -117,10 +103,10 @@ def diff_moves(tmp):
     out = r.stdout.decode("utf-8", "surrogateescape")
     moved = [line for line in out.splitlines() if line.startswith("> ")]
     for name in ("wakeup7", "device:02", "host2"):
-        check(f"2: {name} (a kernel-numbered name) is never a move between q35 and pc",
-              r.returncode == 1 and not any(line.split(" -> ")[0].endswith("/" + name)
-                                            for line in moved),
-              "\n".join(m for m in moved if name in m))
+        C.check(f"2: {name} (a kernel-numbered name) is never a move between q35 and pc",
+                r.returncode == 1 and not any(line.split(" -> ")[0].endswith("/" + name)
+                                              for line in moved),
+                "\n".join(m for m in moved if name in m))
     # hand-made: one device under two parents, told apart by what it is
     a, b = os.path.join(tmp, "mova"), os.path.join(tmp, "movb")
     for d, host in ((a, "host.0"), (b, "host.1")):
@@ -133,14 +119,14 @@ def diff_moves(tmp):
             os.symlink("../../../../class/input", os.path.join(d, f"devices/platform/{host}/{name}/subsystem"))
     r = run("--diff", a, b)
     out = r.stdout.decode()
-    check("2: same name, subsystem and modalias under another parent: a move",
-          "> /devices/platform/host.0/disk -> /devices/platform/host.1/disk" in out, out)
-    check("2: a kernel-numbered name (input3) is removed + added, not moved",
-          "- /devices/platform/host.0/input3" in out and "+ /devices/platform/host.1/input3" in out
-          and "input3 ->" not in out, out)
-    check("2: another modalias at the new place: removed + added, not moved",
-          "- /devices/platform/host.0/tape" in out and "+ /devices/platform/host.1/tape" in out
-          and "tape ->" not in out, out)
+    C.check("2: same name, subsystem and modalias under another parent: a move",
+            "> /devices/platform/host.0/disk -> /devices/platform/host.1/disk" in out, out)
+    C.check("2: a kernel-numbered name (input3) is removed + added, not moved",
+            "- /devices/platform/host.0/input3" in out and "+ /devices/platform/host.1/input3" in out
+            and "input3 ->" not in out, out)
+    C.check("2: another modalias at the new place: removed + added, not moved",
+            "- /devices/platform/host.0/tape" in out and "+ /devices/platform/host.1/tape" in out
+            and "tape ->" not in out, out)
     return q35
 
 
@@ -150,54 +136,54 @@ def paths(root, tmp):
         return r.stdout.decode().splitlines()[0] if r.stdout else ""
 
     r = run("--root", root, "--depth", "0", root)
-    check("3: the root itself as START is the whole tree", r.returncode == 0 and
-          first(r).startswith("/devices/  [root]"), r.stderr + r.stdout)
+    C.check("3: the root itself as START is the whole tree", r.returncode == 0 and
+            first(r).startswith("/devices/  [root]"), r.stderr + r.stdout)
     for spec in (root + "/./devices/platform", root + "/devices/../devices/platform",
                  root + "//devices/platform/", root + "/class/net/lo/../../../platform"):
         r = run("--root", root, "--depth", "0", spec)
-        check(f"3: {spec[len(root):]} resolves as realpath does",
-              r.returncode == 0 and first(r).startswith("/devices/platform "), r.stderr)
+        C.check(f"3: {spec[len(root):]} resolves as realpath does",
+                r.returncode == 0 and first(r).startswith("/devices/platform "), r.stderr)
     r = run("--root", root, "--depth", "0", root + "/class/net/lo/..")
-    check("3: .. after a link applies to where the link points (physically)",
-          r.returncode == 0 and first(r).startswith("/devices/virtual/net/"), r.stderr + r.stdout)
+    C.check("3: .. after a link applies to where the link points (physically)",
+            r.returncode == 0 and first(r).startswith("/devices/virtual/net/"), r.stderr + r.stdout)
     r = run("--root", root, "--depth", "0", "platform", cwd=os.path.join(root, "devices"))
-    check("3: a START relative to the current directory", r.returncode == 0 and
-          first(r).startswith("/devices/platform "), r.stderr)
+    C.check("3: a START relative to the current directory", r.returncode == 0 and
+            first(r).startswith("/devices/platform "), r.stderr)
     rel = os.path.basename(root)
     r = run("--root", rel, "--depth", "0", root + "/devices/platform", cwd=os.path.dirname(root))
-    check("3: a relative --root and an absolute START", r.returncode == 0 and
-          first(r).startswith("/devices/platform "), r.stderr)
+    C.check("3: a relative --root and an absolute START", r.returncode == 0 and
+            first(r).startswith("/devices/platform "), r.stderr)
     slashed = os.path.dirname(root) + "//" + rel
     r = run("--root", slashed, "--depth", "0", root + "/devices/platform")
-    check("3: --root spelled with '//'", r.returncode == 0 and
-          first(r).startswith("/devices/platform "), r.stderr)
+    C.check("3: --root spelled with '//'", r.returncode == 0 and
+            first(r).startswith("/devices/platform "), r.stderr)
     r = run("--root", root, root + "/bus/platform")
-    check("3: a path inside the root but not under devices/: one line saying so",
-          r.returncode == 1 and one_line(r.stderr) and b"not under" in r.stderr and
-          b"devices" in r.stderr, r.stderr)
+    C.check("3: a path inside the root but not under devices/: one line saying so",
+            r.returncode == 1 and one_line(r.stderr) and b"not under" in r.stderr and
+            b"devices" in r.stderr, r.stderr)
     r = run("--root", root, "/dev/null")
-    check("3: a device node sysfs does not list: one line naming S/dev/char/1:3",
-          r.returncode == 1 and one_line(r.stderr) and b"dev/char/1:3" in r.stderr, r.stderr)
+    C.check("3: a device node sysfs does not list: one line naming S/dev/char/1:3",
+            r.returncode == 1 and one_line(r.stderr) and b"dev/char/1:3" in r.stderr, r.stderr)
     os.symlink("/etc", os.path.join(root, "devices/platform/out"))
     r = run("--root", root, root + "/devices/platform/out")
-    check("3: a link out of the root is refused in one line", r.returncode == 1 and
-          one_line(r.stderr) and b"outside the sysfs root" in r.stderr, r.stderr)
+    C.check("3: a link out of the root is refused in one line", r.returncode == 1 and
+            one_line(r.stderr) and b"outside the sysfs root" in r.stderr, r.stderr)
     os.unlink(os.path.join(root, "devices/platform/out"))
     r = run("--root", root, "--parents", "virtual/net/lo", cwd=os.path.join(root, "devices"))
-    check("3: --parents takes a relative path too", r.returncode == 0 and
-          b"/devices/virtual/net/lo" in r.stdout, r.stderr)
+    C.check("3: --parents takes a relative path too", r.returncode == 0 and
+            b"/devices/virtual/net/lo" in r.stdout, r.stderr)
 
 
 # 4 -------------------------------------------------------------------------
 def start_kinds(root):
     r = run("--root", root, "/devices/virtual/net/lo/queues")
-    check("4: a START that is an attribute group is shown", r.returncode == 0 and
-          r.stdout.decode().startswith("/devices/virtual/net/lo/queues/  [attr-group]"), r.stdout)
+    C.check("4: a START that is an attribute group is shown", r.returncode == 0 and
+            r.stdout.decode().startswith("/devices/virtual/net/lo/queues/  [attr-group]"), r.stdout)
     r = run("--root", root, "--json", "/devices/virtual/net/lo/queues")
     doc = json.loads(r.stdout)
-    check("4: --json START attr-group: the start node is there",
-          doc["nodes"][0]["path"] == "/devices/virtual/net/lo/queues" and
-          doc["nodes"][0]["kind"] == "attr-group", doc["nodes"])
+    C.check("4: --json START attr-group: the start node is there",
+            doc["nodes"][0]["path"] == "/devices/virtual/net/lo/queues" and
+            doc["nodes"][0]["kind"] == "attr-group", doc["nodes"])
 
 
 # 5 -------------------------------------------------------------------------
@@ -210,37 +196,37 @@ def options(root, tmp):
                        (["--explain", CLIENT, "--depth", "1"], b"--depth"),
                        (["--stats", "--all"], b"--all")):
         r = run("--root", root, *args)
-        check(f"5: {' '.join(a.replace(root, 'ROOT') for a in args)}: refused, exit 2, one line",
-              r.returncode == 2 and word in r.stderr.splitlines()[0] and not r.stdout,
-              r.stderr + r.stdout[:200])
-    check("5: a refused --capture created nothing", not os.path.exists(os.path.join(tmp, "cap")))
+        C.check(f"5: {' '.join(a.replace(root, 'ROOT') for a in args)}: refused, exit 2, one line",
+                r.returncode == 2 and word in r.stderr.splitlines()[0] and not r.stdout,
+                r.stderr + r.stdout[:200])
+    C.check("5: a refused --capture created nothing", not os.path.exists(os.path.join(tmp, "cap")))
     for args, word in ((["--watch", "--all"], b"--all"), (["--watch", CLIENT], b"START"),
                        (["--watch", "--root", root], b"--root")):
         r = run(*args)
-        check(f"5: {' '.join(a.replace(root, 'ROOT') for a in args)}: refused, exit 2",
-              r.returncode == 2 and word in r.stderr.splitlines()[0] and not r.stdout, r.stderr)
+        C.check(f"5: {' '.join(a.replace(root, 'ROOT') for a in args)}: refused, exit 2",
+                r.returncode == 2 and word in r.stderr.splitlines()[0] and not r.stdout, r.stderr)
     r = run("--root", root, "--parents", "--json", "net:lo")
     try:
         doc = json.loads(r.stdout)
         ok = doc["chain"][0]["path"] == "/devices/virtual/net/lo"
     except ValueError:
         ok = False
-    check("5: --parents does not swallow the next option", r.returncode == 0 and ok, r.stderr)
+    C.check("5: --parents does not swallow the next option", r.returncode == 0 and ok, r.stderr)
     r = run("--root", root, "--explain", "--json", "/devices/virtual/leds")
-    check("5: --explain does not swallow the next option", r.returncode == 0 and
-          json.loads(r.stdout)["kind"] == "class-dir", r.stderr)
+    C.check("5: --explain does not swallow the next option", r.returncode == 0 and
+            json.loads(r.stdout)["kind"] == "class-dir", r.stderr)
     r = run("--root", root, "--get-latency-tolerance", CLIENT, "--json")
     want = open(os.path.join(root, CLIENT[1:], "power/pm_qos_latency_tolerance_us")).read().strip()
     try:
         doc = json.loads(r.stdout)
     except ValueError:
         doc = {}
-    check("5: --get-latency-tolerance --json prints JSON", r.returncode == 0 and
-          doc.get("pm_qos_latency_tolerance_us") == want and doc.get("path") == CLIENT, r.stdout)
+    C.check("5: --get-latency-tolerance --json prints JSON", r.returncode == 0 and
+            doc.get("pm_qos_latency_tolerance_us") == want and doc.get("path") == CLIENT, r.stdout)
     r = run("--root", root, "--subsystem", "leds", "--attrs", "--power")
     out = r.stdout.decode()
-    check("5: --subsystem --attrs --power shows attributes and power in text",
-          "@brightness = 100" in out and "power:unsupported" in out, out)
+    C.check("5: --subsystem --attrs --power shows attributes and power in text",
+            "@brightness = 100" in out and "power:unsupported" in out, out)
 
 
 # 6 -------------------------------------------------------------------------
@@ -252,12 +238,12 @@ def closed_pipe(q35):
         p.stdout.close()  # the reader is gone before the first write, as with | head -0
         err = p.stderr.read()
         rc = p.wait(timeout=120)
-        check(f"6: {args[0]} {args[-1].replace(q35, 'Q35')} into a closed pipe: exit 0, no message",
-              rc == 0 and err == b"", f"rc {rc} {err!r}")
+        C.check(f"6: {args[0]} {args[-1].replace(q35, 'Q35')} into a closed pipe: exit 0, no message",
+                rc == 0 and err == b"", f"rc {rc} {err!r}")
     r = subprocess.run(f"'{TOOL}' --root '{q35}' --all | head -1", shell=True, capture_output=True,
                        executable="/bin/bash")
-    check("6: sysdev-tree | head -1: exit 0, nothing on stderr", r.returncode == 0 and not r.stderr,
-          r.stderr)
+    C.check("6: sysdev-tree | head -1: exit 0, nothing on stderr", r.returncode == 0 and not r.stderr,
+            r.stderr)
 
 
 # 7 and 9 -------------------------------------------------------------------
@@ -265,17 +251,17 @@ def power_and_latency(root):
     ltf = os.path.join(root, CLIENT[1:], "power/pm_qos_latency_tolerance_us")
     write(root, CLIENT[1:] + "/power/wakeup", "enabled\n")
     r = run("--root", root, "--power", "--depth", "0", CLIENT)
-    check("7: --power text shows wakeup", b" wakeup:enabled" in r.stdout, r.stdout)
+    C.check("7: --power text shows wakeup", b" wakeup:enabled" in r.stdout, r.stdout)
     for content in (" 5\n", "-5\n", ""):
         write(root, CLIENT[1:] + "/power/pm_qos_latency_tolerance_us", content)
         t = run("--root", root, "--power", "--depth", "0", CLIENT).stdout.decode()
         j = json.loads(run("--root", root, "--json", "--power", "--depth", "0", CLIENT).stdout)
         p = j["nodes"][0]["power"]
         shown = "'" + content.rstrip("\n") + "'"
-        check(f"7: a tolerance file holding {content!r} is shown as invalid, in text and JSON",
-              f"latency-tolerance:invalid({shown}" in t and
-              p["pm_qos_latency_tolerance_us"] == "invalid" and
-              p["pm_qos_latency_tolerance_text"] == content.rstrip("\n"), t + json.dumps(p))
+        C.check(f"7: a tolerance file holding {content!r} is shown as invalid, in text and JSON",
+                f"latency-tolerance:invalid({shown}" in t and
+                p["pm_qos_latency_tolerance_us"] == "invalid" and
+                p["pm_qos_latency_tolerance_text"] == content.rstrip("\n"), t + json.dumps(p))
     os.unlink(ltf)
     msgs = []
     for kind in ("dir", "fifo"):
@@ -287,9 +273,9 @@ def power_and_latency(root):
         s = run("--root", root, "--set-latency-tolerance", "5", CLIENT)
         gm = g.stderr.split(b": ", 2)[-1]
         sm = s.stderr.split(b": ", 2)[-1]
-        check(f"9: a {kind} in place of the attribute: get and set say the same, one line",
-              g.returncode == 1 and s.returncode == 1 and gm == sm and one_line(g.stderr) and
-              b"not a regular file" in gm, g.stderr + s.stderr)
+        C.check(f"9: a {kind} in place of the attribute: get and set say the same, one line",
+                g.returncode == 1 and s.returncode == 1 and gm == sm and one_line(g.stderr) and
+                b"not a regular file" in gm, g.stderr + s.stderr)
         msgs.append(gm)
         if kind == "dir":
             os.rmdir(ltf)
@@ -297,52 +283,52 @@ def power_and_latency(root):
             os.unlink(ltf)
     write(root, CLIENT[1:] + "/power/pm_qos_latency_tolerance_us", "auto\n")
     r = run("--root", root, "--set-latency-tolerance", "5", "block:sda")
-    check("9: a driverless class device is told it has no driver", r.returncode == 1 and
-          b"has no driver" in r.stderr and b"its driver" not in r.stderr and one_line(r.stderr),
-          r.stderr)
+    C.check("9: a driverless class device is told it has no driver", r.returncode == 1 and
+            b"has no driver" in r.stderr and b"its driver" not in r.stderr and one_line(r.stderr),
+            r.stderr)
     r = run("--root", root, "--get-latency-tolerance", "/devices/platform/omap_i2c.2")
-    check("9: a device whose driver lacks it is told so, naming the driver", r.returncode == 1 and
-          b"'omap_i2c'" in r.stderr, r.stderr)
+    C.check("9: a device whose driver lacks it is told so, naming the driver", r.returncode == 1 and
+            b"'omap_i2c'" in r.stderr, r.stderr)
 
 
 # 10 ------------------------------------------------------------------------
 def depth(root):
     for bad in (" 1", "1 ", "+1", "-0", "0x1", "8193"):
         r = run("--root", root, "--depth", bad)
-        check(f"10: --depth {bad!r} refused, exit 2", r.returncode == 2 and one_line(r.stderr),
-              r.stderr)
+        C.check(f"10: --depth {bad!r} refused, exit 2", r.returncode == 2 and one_line(r.stderr),
+                r.stderr)
     r = run("--root", root, "--depth", "8192")
-    check("10: --depth 8192 (the documented limit) accepted", r.returncode == 0, r.stderr)
+    C.check("10: --depth 8192 (the documented limit) accepted", r.returncode == 0, r.stderr)
     r = run("--root", root, "--json", "--all", "--depth", "1", "/devices/virtual")
     doc = json.loads(r.stdout)
     # the filesystem says which nodes at the limit have subdirectories
     for n in doc["nodes"][0]["children"]:
         subdirs = [e for e in os.scandir(os.path.join(root, n["path"][1:]))
                    if e.is_dir(follow_symlinks=False)]
-        check(f"10: {n['path']} at the depth limit: truncated exactly when it has subdirectories",
-              n.get("truncated", False) == bool(subdirs) and n["children"] == [], n)
-    check("10: the start is not truncated", "truncated" not in doc["nodes"][0])
+        C.check(f"10: {n['path']} at the depth limit: truncated exactly when it has subdirectories",
+                n.get("truncated", False) == bool(subdirs) and n["children"] == [], n)
+    C.check("10: the start is not truncated", "truncated" not in doc["nodes"][0])
     r = run("--root", root, "--depth", "1", "/devices/virtual")
     lines = r.stdout.decode().splitlines()
-    check("10: text marks a node cut by --depth", any(line.endswith("[truncated]") and "net/" in line
-                                                      for line in lines), lines)
+    C.check("10: text marks a node cut by --depth", any(line.endswith("[truncated]") and "net/" in line
+                                                        for line in lines), lines)
 
 
 # 11 ------------------------------------------------------------------------
 def devnum(root):
     d = "/devices/virtual/misc/nodev"
     os.makedirs(os.path.join(root, "class/misc"), exist_ok=True)
-    mktree.device(root, d, "class:misc", None, "MAJOR=10\nMINOR=99\nDEVNAME=nodev\n")
+    T.Tree(root).device(d, "class:misc", None, "MAJOR=10\nMINOR=99\nDEVNAME=nodev\n")
     t = run("--root", root, "--depth", "0", d).stdout.decode()
     j = json.loads(run("--root", root, "--json", "--depth", "0", d).stdout)["nodes"][0]
-    check("11: MAJOR/MINOR in uevent without a dev file: text and JSON agree (no number)",
-          "(10:99)" not in t and "/dev/nodev" not in t and j["devnum"] is None and
-          j["devname"] is None, t + json.dumps(j))
+    C.check("11: MAJOR/MINOR in uevent without a dev file: text and JSON agree (no number)",
+            "(10:99)" not in t and "/dev/nodev" not in t and j["devnum"] is None and
+            j["devname"] is None, t + json.dumps(j))
     write(root, d[1:] + "/dev", "10:99\n")
     t = run("--root", root, "--depth", "0", d).stdout.decode()
     j = json.loads(run("--root", root, "--json", "--depth", "0", d).stdout)["nodes"][0]
-    check("11: with the dev file both show it", "/dev/nodev (10:99)" in t and
-          j["devnum"] == "10:99" and j["devname"] == "nodev", t + json.dumps(j))
+    C.check("11: with the dev file both show it", "/dev/nodev (10:99)" in t and
+            j["devnum"] == "10:99" and j["devname"] == "nodev", t + json.dumps(j))
     shutil.rmtree(os.path.join(root, d[1:]))
     os.unlink(os.path.join(root, "class/misc/nodev"))
 
@@ -354,15 +340,15 @@ def fixture_tool(tmp):
         f.write('sysdev-archive 1\nd 0755 "a"\nf 0644 "a/x" "1"\nthis is no entry\n')
     dest = os.path.join(tmp, "unpacked")
     r = run("unpack", bad, dest, tool=FIXTURE)
-    check("12: a failed unpack removes the directory it created", r.returncode == 1 and
-          not os.path.exists(dest) and one_line(r.stderr), r.stderr)
+    C.check("12: a failed unpack removes the directory it created", r.returncode == 1 and
+            not os.path.exists(dest) and one_line(r.stderr), r.stderr)
     os.mkdir(dest)
     r = run("unpack", bad, dest, tool=FIXTURE)
-    check("12: ... and empties a directory it was given", r.returncode == 1 and
-          os.path.isdir(dest) and os.listdir(dest) == [], os.listdir(dest))
+    C.check("12: ... and empties a directory it was given", r.returncode == 1 and
+            os.path.isdir(dest) and os.listdir(dest) == [], os.listdir(dest))
     r = run("--version", tool=FIXTURE)
-    check("12: sysdev-fixture --version", r.returncode == 0 and r.stdout.startswith(b"sysdev-fixture "),
-          r.stderr)
+    C.check("12: sysdev-fixture --version", r.returncode == 0 and r.stdout.startswith(b"sysdev-fixture "),
+            r.stderr)
 
 
 # stats: devices with no subsystem -------------------------------------------
@@ -375,11 +361,11 @@ def stats_no_subsystem(root):
             none += 1
     j = json.loads(run("--root", root, "--stats", "--json").stdout)
     t = run("--root", root, "--stats").stdout.decode()
-    check("stats: devices without a subsystem are counted (JSON)", j.get("no_subsystem") == none,
-          f"{j.get('no_subsystem')} vs {none}")
-    check("stats: and in text", f"{none:7d} (no subsystem)" in t, t[-200:])
-    check("stats: the rows add up to the devices",
-          sum(j["subsystems"].values()) + j.get("no_subsystem", 0) == j["kinds"]["device"])
+    C.check("stats: devices without a subsystem are counted (JSON)", j.get("no_subsystem") == none,
+            f"{j.get('no_subsystem')} vs {none}")
+    C.check("stats: and in text", f"{none:7d} (no subsystem)" in t, t[-200:])
+    C.check("stats: the rows add up to the devices",
+            sum(j["subsystems"].values()) + j.get("no_subsystem", 0) == j["kinds"]["device"])
 
 
 def main():
@@ -387,7 +373,7 @@ def main():
     try:
         root = os.path.join(tmp, "article")
         os.mkdir(root)
-        mktree.article(root)
+        T.article(root)
         binary_attributes(root)
         q35 = diff_moves(tmp)
         paths(root, tmp)
@@ -407,8 +393,7 @@ def main():
                 except OSError:
                     pass
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return C.summary()
 
 
 if __name__ == "__main__":

@@ -16,12 +16,11 @@ text = open(readme).read()
 start = text.index("```c\n") + 5
 code = text[start:text.index("```", start)]
 lines = [l for l in code.splitlines() if l.strip()]
-results = []
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import sysdevtest as T  # noqa: E402
 
-def check(name, good):
-    results.append(bool(good))
-    print(("ok" if good else "not ok") + " - " + name)
+C = T.Checker()
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -31,12 +30,11 @@ with tempfile.TemporaryDirectory() as tmp:
     exe = os.path.join(tmp, "demo")
     r = subprocess.run([cc, "-std=c17", "-D_GNU_SOURCE", "-Wall", "-Wextra", "-Werror", src, "-o", exe,
                         "-I", incdir, "-L", libdir, "-lsysdev", *extra], capture_output=True, text=True)
-    check("the README example compiles with -Wall -Wextra -Werror" + r.stderr, r.returncode == 0)
+    C.check("the README example compiles with -Wall -Wextra -Werror" + r.stderr, r.returncode == 0)
     if r.returncode == 0:
         out = subprocess.run([exe], capture_output=True, text=True,
                              env=dict(os.environ, LD_LIBRARY_PATH=libdir))
         devs = [l for l in out.stdout.splitlines() if l.startswith("/devices")]
-        check(f"it runs and lists {len(devs)} devices of /sys", out.returncode == 0 and bool(devs))
-    check(f"it is {len(lines)} lines", len(lines) <= 5)
-print(f"{results.count(True)} passed, {results.count(False)} failed")
-sys.exit(0 if all(results) else 1)
+        C.check(f"it runs and lists {len(devs)} devices of /sys", out.returncode == 0 and bool(devs))
+    C.check(f"it is {len(lines)} lines", len(lines) <= 5)
+C.finish()

@@ -18,20 +18,10 @@ import subprocess
 import sys
 import tempfile
 
-FAILURES = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import sysdevtest as T  # noqa: E402
 
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL: " + what, flush=True)
-    return cond
-
-
-def run(args, env=None):
-    r = subprocess.run(args, capture_output=True, timeout=120, env=env)
-    return r.returncode, r.stdout.decode("utf-8", "surrogateescape"), r.stderr.decode(
-        "utf-8", "surrogateescape")
+C = T.Checker(quiet=True)
 
 
 def make_tree(gen, path):
@@ -94,37 +84,37 @@ def case_diff(exe, gen):
             shutil.rmtree(b, ignore_errors=True)
             make_tree(gen, b)
             change(b)
-            rc, out, err = run([exe, "--json", "--diff", a, b])
-            check(rc == 1, "--diff %s: exit %d (1 expected): %s" % (what, rc, err))
+            rc, out, err = T.run3([exe, "--json", "--diff", a, b])
+            C.check("--diff %s: exit %d (1 expected): %s" % (what, rc, err), rc == 1)
             try:
                 doc = json.loads(out)
             except ValueError:
-                check(False, "--diff %s: not JSON: %r" % (what, out[:300]))
+                C.check("--diff %s: not JSON: %r" % (what, out[:300]), False)
                 continue
             got_changed = [{k: c.get(k) for k in ("path", "field", "old", "new")}
                            for c in doc.get("changed", [])]
-            check(got_changed == changed, "--diff %s: changed %r, by hand %r" % (
-                what, got_changed, changed))
+            C.check("--diff %s: changed %r, by hand %r" % (
+                what, got_changed, changed), got_changed == changed)
             got_removed = [c.get("path") for c in doc.get("removed", [])]
             got_added = [c.get("path") for c in doc.get("added", [])]
-            check(got_removed == removed, "--diff %s: removed %r, by hand %r" % (
-                what, got_removed, removed))
-            check(got_added == added, "--diff %s: added %r, by hand %r" % (what, got_added, added))
-            check(doc.get("same") is False, "--diff %s: same %r" % (what, doc.get("same")))
+            C.check("--diff %s: removed %r, by hand %r" % (
+                what, got_removed, removed), got_removed == removed)
+            C.check("--diff %s: added %r, by hand %r" % (what, got_added, added), got_added == added)
+            C.check("--diff %s: same %r" % (what, doc.get("same")), doc.get("same") is False)
             # text: one line per change, naming the device
-            rc, out, err = run([exe, "--diff", a, b])
+            rc, out, err = T.run3([exe, "--diff", a, b])
             lines = out.splitlines()
-            check(rc == 1 and len(lines) == len(changed) + len(removed) + len(added),
-                  "--diff %s (text): exit %d, %r" % (what, rc, lines))
+            C.check("--diff %s (text): exit %d, %r" % (what, rc, lines),
+                    rc == 1 and len(lines) == len(changed) + len(removed) + len(added))
             for c in changed:
-                check(any(c["path"] in ln and c["field"] in ln for ln in lines),
-                      "--diff %s (text): no line for %s %s" % (what, c["path"], c["field"]))
+                C.check("--diff %s (text): no line for %s %s" % (what, c["path"], c["field"]),
+                        any(c["path"] in ln and c["field"] in ln for ln in lines))
             # and the other way round
-            rc, out, err = run([exe, "--json", "--diff", b, a])
+            rc, out, err = T.run3([exe, "--json", "--diff", b, a])
             doc = json.loads(out) if rc == 1 else {}
-            check([c.get("path") for c in doc.get("removed", [])] == added and
-                  [c.get("path") for c in doc.get("added", [])] == removed,
-                  "--diff %s reversed: exit %d, %r" % (what, rc, out[:300]))
+            C.check("--diff %s reversed: exit %d, %r" % (what, rc, out[:300]),
+                    [c.get("path") for c in doc.get("removed", [])] == added and
+                    [c.get("path") for c in doc.get("added", [])] == removed)
 
         # a walk that could not read everything proves nothing: exit 2, a line a root
         # (out of file descriptors here: no privileges needed to provoke it)
@@ -134,30 +124,30 @@ def case_diff(exe, gen):
             r = subprocess.run([exe, "--diff", a, other], capture_output=True, timeout=60,
                                preexec_fn=few_fds)
             lines = r.stderr.splitlines()
-            check(r.returncode == 2 and 1 <= len(lines) <= 2 and  # a line per root read short
-                  all(b"EMFILE" in ln for ln in lines),
-                  "--diff with 9 descriptors (%s): exit %d, stderr %r" % (
-                      "same trees" if other == a else "trees that differ", r.returncode,
-                      r.stderr[-300:]))
+            C.check("--diff with 9 descriptors (%s): exit %d, stderr %r" % (
+                        "same trees" if other == a else "trees that differ", r.returncode,
+                        r.stderr[-300:]),
+                    r.returncode == 2 and 1 <= len(lines) <= 2 and  # a line per root read short
+                    all(b"EMFILE" in ln for ln in lines))
 
         # no change: empty, exit 0
         b = os.path.join(tmp, "b")
         shutil.rmtree(b, ignore_errors=True)
         make_tree(gen, b)
-        rc, out, err = run([exe, "--diff", a, b])
-        check(rc == 0 and out == "", "--diff of equal trees: exit %d, %r" % (rc, out))
+        rc, out, err = T.run3([exe, "--diff", a, b])
+        C.check("--diff of equal trees: exit %d, %r" % (rc, out), rc == 0 and out == "")
         # an attribute change: only with --attrs
         write(b, "devices/platform/serial8250/modalias", "platform:serial8250\n")
         write(a, "devices/platform/serial8250/modalias", "platform:serial8251\n")
-        rc, out, err = run([exe, "--diff", a, b])
-        check(rc == 0 and out == "", "--diff without --attrs sees attributes: %d %r" % (rc, out))
-        rc, out, err = run([exe, "--json", "--attrs", "--diff", a, b])
+        rc, out, err = T.run3([exe, "--diff", a, b])
+        C.check("--diff without --attrs sees attributes: %d %r" % (rc, out), rc == 0 and out == "")
+        rc, out, err = T.run3([exe, "--json", "--attrs", "--diff", a, b])
         doc = json.loads(out) if rc == 1 else {}
         got = [(c.get("path"), c.get("field"), c.get("name"), c.get("old"), c.get("new"))
                for c in doc.get("changed", [])]
-        check(got == [("/devices/platform/serial8250", "attribute", "modalias",
-                       "platform:serial8251", "platform:serial8250")],
-              "--diff --attrs modalias: exit %d, %r" % (rc, got))
+        C.check("--diff --attrs modalias: exit %d, %r" % (rc, got),
+                got == [("/devices/platform/serial8250", "attribute", "modalias",
+                         "platform:serial8251", "platform:serial8250")])
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -211,25 +201,25 @@ def case_check_udev(exe, gen):
 
     def check_udev(rows, what):
         udev_file(lst, rows)
-        rc, out, err = run([exe, "--root", root, "--json", "--check-udev"], env=env)
+        rc, out, err = T.run3([exe, "--root", root, "--json", "--check-udev"], env=env)
         try:
             return rc, json.loads(out), err
         except ValueError:
-            check(False, "--check-udev %s: exit %d, not JSON: %r %r" % (what, rc, out[:300], err))
+            C.check("--check-udev %s: exit %d, not JSON: %r %r" % (what, rc, out[:300], err), False)
             return rc, {}, err
 
     try:
         rc, doc, err = check_udev(UDEV, "agreeing")
-        check(rc == 0 and doc.get("agree") is True,
-              "--check-udev on a view that agrees: exit %d, %r %s" % (rc, doc, err))
+        C.check("--check-udev on a view that agrees: exit %d, %r %s" % (rc, doc, err),
+                rc == 0 and doc.get("agree") is True)
         counts = doc.get("counts", {})
-        check(counts.get("walk") == 30 and counts.get("udev") == len(UDEV) and
-              counts.get("both") == len(UDEV) and counts.get("links") == len(UDEV),
-              "--check-udev counts %r (walk 30, udev/links/both %d)" % (counts, len(UDEV)))
-        check(sorted(doc.get("not_linked", [])) == sorted(NOT_LINKED),
-              "--check-udev not_linked %r, by hand %r" % (doc.get("not_linked"), NOT_LINKED))
-        check(doc.get("with_subsystem_not_listed") == SUB_NOT_LISTED,
-              "--check-udev with_subsystem_not_listed %r" % doc.get("with_subsystem_not_listed"))
+        C.check("--check-udev counts %r (walk 30, udev/links/both %d)" % (counts, len(UDEV)),
+                counts.get("walk") == 30 and counts.get("udev") == len(UDEV) and
+                counts.get("both") == len(UDEV) and counts.get("links") == len(UDEV))
+        C.check("--check-udev not_linked %r, by hand %r" % (doc.get("not_linked"), NOT_LINKED),
+                sorted(doc.get("not_linked", [])) == sorted(NOT_LINKED))
+        C.check("--check-udev with_subsystem_not_listed %r" % doc.get("with_subsystem_not_listed"),
+                doc.get("with_subsystem_not_listed") == SUB_NOT_LISTED)
 
         # one field differs at a time: (row index, field index, libudev's value)
         names = ["path", "subsystem", "driver", "devtype", "devnum", "parent"]
@@ -243,33 +233,33 @@ def case_check_udev(exe, gen):
             what = "%s of %s differs" % (names[k], ascii(rows[i][0]))
             rc, doc, err = check_udev(rows, what)
             want = [{"path": rows[i][0], "field": names[k], "walk": walk_value, "udev": val}]
-            check(rc == 1 and doc.get("agree") is False and doc.get("differences") == want,
-                  "--check-udev %s: exit %d, differences %r, by hand %r" % (
-                      what, rc, doc.get("differences"), want))
-            rc, out, err = run([exe, "--root", root, "--check-udev"], env=env)
-            check(rc == 1 and "DISAGREE" in out and
-                  any(ln.startswith("differ") and names[k] in ln for ln in out.splitlines()),
-                  "--check-udev %s (text): exit %d %r" % (what, rc, out[-400:]))
+            C.check("--check-udev %s: exit %d, differences %r, by hand %r" % (
+                        what, rc, doc.get("differences"), want),
+                    rc == 1 and doc.get("agree") is False and doc.get("differences") == want)
+            rc, out, err = T.run3([exe, "--root", root, "--check-udev"], env=env)
+            C.check("--check-udev %s (text): exit %d %r" % (what, rc, out[-400:]),
+                    rc == 1 and "DISAGREE" in out and
+                    any(ln.startswith("differ") and names[k] in ln for ln in out.splitlines()))
 
         # libudev lists a device the walk does not find
         rows = UDEV + [("/devices/platform/ghost", "platform", None, None, None, None)]
         rc, doc, err = check_udev(rows, "udev-only")
-        check(rc == 1 and doc.get("agree") is False and
-              [x.get("path") for x in doc.get("udev_only", [])] == ["/devices/platform/ghost"],
-              "--check-udev with a device only libudev lists: exit %d %r" % (rc, doc))
+        C.check("--check-udev with a device only libudev lists: exit %d %r" % (rc, doc),
+                rc == 1 and doc.get("agree") is False and
+                [x.get("path") for x in doc.get("udev_only", [])] == ["/devices/platform/ghost"])
         # an entry of S/bus links to a device libudev does not list
         rows = [r for r in UDEV if r[0] != "/devices/platform/zz-last"]
         rc, doc, err = check_udev(rows, "link udev misses")
         misses = [(x.get("link"), x.get("target")) for x in doc.get("links_udev_misses", [])]
-        check(rc == 1 and doc.get("agree") is False and
-              misses == [("/bus/usb/devices/zz-last", "/devices/platform/zz-last")],
-              "--check-udev with a linked device libudev does not list: exit %d %r" % (rc, misses))
+        C.check("--check-udev with a linked device libudev does not list: exit %d %r" % (rc, misses),
+                rc == 1 and doc.get("agree") is False and
+                misses == [("/bus/usb/devices/zz-last", "/devices/platform/zz-last")])
         # a class entry too
         rows = [r for r in UDEV if r[0] != "/devices/virtual/net/lo"]
         rc, doc, err = check_udev(rows, "class link udev misses")
         misses = [(x.get("link"), x.get("target")) for x in doc.get("links_udev_misses", [])]
-        check(rc == 1 and misses == [("/class/net/lo", "/devices/virtual/net/lo")],
-              "--check-udev with a class device libudev does not list: exit %d %r" % (rc, misses))
+        C.check("--check-udev with a class device libudev does not list: exit %d %r" % (rc, misses),
+                rc == 1 and misses == [("/class/net/lo", "/devices/virtual/net/lo")])
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -283,8 +273,8 @@ def main():
     else:
         print("test_compare.py: unknown mode " + mode)
         return 2
-    print("compare %s: %d failure(s)" % (mode, len(FAILURES)))
-    return 1 if FAILURES else 0
+    print("compare %s:" % mode)
+    return C.summary()
 
 
 if __name__ == "__main__":

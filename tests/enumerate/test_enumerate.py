@@ -15,30 +15,17 @@ import tempfile
 import shutil
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "cli"))
-import mktree  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import sysdevtest as T  # noqa: E402
 
 TOOL, FIXTURES, FIXTURE = (os.path.abspath(a) for a in sys.argv[1:4])
 REAL = ["qemu-q35", "qemu-pc", "qemu-virt-arm64", "host-firecracker", "old-system"]
 HANDMADE = ["article", "edges"]
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok - {name}")
-    else:
-        failed += 1
-        print(f"not ok - {name}")
-        for line in str(detail).splitlines()[:30]:
-            print(f"#   {line}")
+C = T.Checker()
 
 
 def run(*args):
-    return subprocess.run([TOOL, *args], capture_output=True, text=True, errors="surrogateescape",
-                          timeout=300)
+    return T.run([TOOL, *args], text=True, timeout=300)
 
 
 def listed(root, *matches):
@@ -123,8 +110,8 @@ def main():
             trees[name] = d
         for name in ["/sys"] + REAL:
             r = run("compare", trees[name])
-            check(f"{name}: the indexed scan of every subsystem equals the full walk",
-                  r.returncode == 0 and "0 differ" in r.stdout, r.stdout[-3000:])
+            C.check(f"{name}: the indexed scan of every subsystem equals the full walk",
+                    r.returncode == 0 and "0 differ" in r.stdout, r.stdout[-3000:])
         # 2. on hand-made trees: differences are the devices whose link and index disagree
         for name in HANDMADE:
             root = trees[name]
@@ -135,28 +122,28 @@ def main():
                 b = set(listed(root, "--full", f"subsystem={s}"))
                 disagree = {p for p, f in devs.items() if f["subsystem"] == s and
                             p not in links.get(s, set())}
-                check(f"{name}: subsystem {s}: indexed and walked differ exactly where the "
-                      "subsystem link has no index entry",
-                      b - a == disagree and a - b == set(), f"{sorted(b - a)} vs {sorted(disagree)}")
+                C.check(f"{name}: subsystem {s}: indexed and walked differ exactly where the "
+                        "subsystem link has no index entry",
+                        b - a == disagree and a - b == set(), f"{sorted(b - a)} vs {sorted(disagree)}")
         # foreach hands out what scan keeps, in the same order
         for name, matches in (("qemu-q35", ()), ("qemu-q35", ("subsystem=block",)),
                               ("article", ("parent=/devices/platform",))):
             f = subprocess.run([TOOL, "foreach", trees[name], *matches], capture_output=True,
                                text=True).stdout.split()
-            check(f"{name} {' '.join(matches)}: foreach gives what scan gives, in order",
-                  f == listed(trees[name], *matches), f"{len(f)} devices")
+            C.check(f"{name} {' '.join(matches)}: foreach gives what scan gives, in order",
+                    f == listed(trees[name], *matches), f"{len(f)} devices")
         # 3. libudev agrees on the live tree, subsystem by subsystem
         devs = devices("/sys")
         for s in sorted({f["subsystem"] for f in devs.values() if f["subsystem"]}):
             u = subprocess.run([TOOL, "udev-list", s], capture_output=True, text=True).stdout.split()
             mine = listed("/sys", f"subsystem={s}")
-            check(f"live: subsystem {s}: the same devices as libudev", set(mine) == set(u),
-                  f"only libsysdev {sorted(set(mine) - set(u))[:5]} only libudev "
-                  f"{sorted(set(u) - set(mine))[:5]}")
+            C.check(f"live: subsystem {s}: the same devices as libudev", set(mine) == set(u),
+                    f"only libsysdev {sorted(set(mine) - set(u))[:5]} only libudev "
+                    f"{sorted(set(u) - set(mine))[:5]}")
         # 4. every match against the filesystem, on the article's tree and q35
         art = os.path.join(tmp, "art")
         os.mkdir(art)
-        mktree.article(art)
+        T.article(art)
         for root in (art, trees["qemu-q35"]):
             devs = devices(root)
             tag = "article" if root == art else "q35"
@@ -188,14 +175,13 @@ def main():
             for matches, pred in cases:
                 want = expected(root, devs, pred)
                 got = listed(root, *matches)
-                check(f"{tag}: {' '.join(matches) or 'no match'}: the devices the files say, "
-                      "in the walk's order", got == want,
-                      f"got {len(got)} want {len(want)}; extra {sorted(set(got) - set(want))[:5]} "
-                      f"missing {sorted(set(want) - set(got))[:5]}")
+                C.check(f"{tag}: {' '.join(matches) or 'no match'}: the devices the files say, "
+                        "in the walk's order", got == want,
+                        f"got {len(got)} want {len(want)}; extra {sorted(set(got) - set(want))[:5]} "
+                        f"missing {sorted(set(want) - set(got))[:5]}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return C.summary()
 
 
 if __name__ == "__main__":

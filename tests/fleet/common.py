@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Shared helpers of the fleet tests: checks, runs, and the oracle's counts."""
+"""Shared helpers of the fleet tests: the checker, the oracle's counts, the exposition parser."""
 import glob
 import os
 import subprocess
@@ -7,31 +7,12 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "fixtures"))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import sysfs_oracle  # noqa: E402
+import sysdevtest as T  # noqa: E402
 
-failures = []
-
-
-def check(name, ok, detail=""):
-    print(("ok   " if ok else "FAIL ") + name + ("" if ok or not detail else ": " + str(detail)))
-    if not ok:
-        failures.append(name)
-    return ok
-
-
-def run(*args, env=None, input=None, timeout=300):
-    p = subprocess.run([str(a) for a in args], capture_output=True, env=env, input=input,
-                       timeout=timeout)
-    return p.returncode, p.stdout.decode("utf-8", "surrogateescape"), \
-        p.stderr.decode("utf-8", "surrogateescape")
-
-
-def finish():
-    if failures:
-        print("%d check(s) failed: %s" % (len(failures), ", ".join(failures)))
-        sys.exit(1)
-    print("all checks passed")
-    sys.exit(0)
+# the checks of every fleet test, counted together (one test per process)
+C = T.Checker()
 
 
 def oracle_counts(root):
@@ -129,26 +110,26 @@ def compare_metrics(label, samples, expect):
     got_dev = {(dict(k)["subsystem"], dict(k)["subsystem_kind"]): v
                for k, v in samples.get("sysdev_devices", {}).items()}
     want_dev = {k: float(v) for k, v in expect["devices"].items()}
-    check(label + ": sysdev_devices by subsystem and kind equal the filesystem's", got_dev == want_dev,
-          "only in output: %s; only in filesystem: %s" % (
-              {k: v for k, v in got_dev.items() if want_dev.get(k) != v},
-              {k: v for k, v in want_dev.items() if got_dev.get(k) != v}))
+    C.check(label + ": sysdev_devices by subsystem and kind equal the filesystem's", got_dev == want_dev,
+            "only in output: %s; only in filesystem: %s" % (
+                {k: v for k, v in got_dev.items() if want_dev.get(k) != v},
+                {k: v for k, v in want_dev.items() if got_dev.get(k) != v}))
     got_kinds = {dict(k)["kind"]: v for k, v in samples.get("sysdev_directories", {}).items()}
     want_kinds = {k: float(expect["kinds"].get(k, 0)) for k in
                   ("root", "container", "device", "class-dir", "attr-group", "unknown")}
-    check(label + ": sysdev_directories by kind", got_kinds == want_kinds, (got_kinds, want_kinds))
-    check(label + ": sysdev_bus_class_names",
-          samples.get("sysdev_bus_class_names", {}).get(()) == expect["bus_class_names"],
-          (samples.get("sysdev_bus_class_names"), expect["bus_class_names"]))
+    C.check(label + ": sysdev_directories by kind", got_kinds == want_kinds, (got_kinds, want_kinds))
+    C.check(label + ": sysdev_bus_class_names",
+            samples.get("sysdev_bus_class_names", {}).get(()) == expect["bus_class_names"],
+            (samples.get("sysdev_bus_class_names"), expect["bus_class_names"]))
     got_st = {(dict(k)["subsystem_kind"], dict(k)["status"]): v
               for k, v in samples.get("sysdev_runtime_status_devices", {}).items()}
     want_st = {k: float(v) for k, v in expect["runtime_status"].items()}
-    check(label + ": sysdev_runtime_status_devices", got_st == want_st, (got_st, want_st))
+    C.check(label + ": sysdev_runtime_status_devices", got_st == want_st, (got_st, want_st))
     got_lt = {dict(k)["devpath"]: v for k, v in samples.get("sysdev_latency_tolerance_seconds", {}).items()}
-    check(label + ": sysdev_latency_tolerance_seconds", got_lt == expect["latency"],
-          (got_lt, expect["latency"]))
+    C.check(label + ": sysdev_latency_tolerance_seconds", got_lt == expect["latency"],
+            (got_lt, expect["latency"]))
     errs = {dict(k)["what"]: v for k, v in samples.get("sysdev_walk_errors", {}).items()}
-    check(label + ": sysdev_walk_errors are 0",
-          errs == {"unreadable": 0.0, "vanished": 0.0, "too_deep": 0.0}, errs)
+    C.check(label + ": sysdev_walk_errors are 0",
+            errs == {"unreadable": 0.0, "vanished": 0.0, "too_deep": 0.0}, errs)
     dur = samples.get("sysdev_walk_duration_seconds", {}).get(())
-    check(label + ": sysdev_walk_duration_seconds present", dur is not None and dur >= 0, dur)
+    C.check(label + ": sysdev_walk_duration_seconds present", dur is not None and dur >= 0, dur)

@@ -26,13 +26,12 @@ import tempfile
 import time
 import urllib.request
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
-from common import check, run, finish, oracle_counts, parse_exposition, compare_metrics  # noqa: E402
-import mktree  # noqa: E402
+from common import C, oracle_counts, parse_exposition, compare_metrics  # noqa: E402
+import sysdevtest as T  # noqa: E402  (common.py puts tests/lib on the path)
 
 TREE, FIXTURE, FIXTURES, SERVICE, TIMER = sys.argv[1:6]
 
-# The article's tree (tests/cli/mktree.py), counted by hand from that file.
+# The article's tree (article() in tests/lib/sysdevtest/tree.py), counted by hand from that function.
 ARTICLE = {
     "devices": {("", ""): 3, ("platform", "bus"): 1, ("i2c", "bus"): 2, ("leds", "class"): 2,
                 ("block", "class"): 2, ("net", "class"): 1, ("cpu", "bus"): 1, ("mei", "bus"): 1},
@@ -46,8 +45,8 @@ ARTICLE = {
 
 def promtool(label, text):
     p = subprocess.run(["promtool", "check", "metrics"], input=text.encode(), capture_output=True)
-    check(label + ": promtool check metrics passes", p.returncode == 0,
-          (p.stdout + p.stderr).decode(errors="replace")[:2000])
+    C.check(label + ": promtool check metrics passes", p.returncode == 0,
+            (p.stdout + p.stderr).decode(errors="replace")[:2000])
 
 
 def free_port():
@@ -80,14 +79,14 @@ def main():
     try:
         # 1. the article's tree, by hand
         art = os.path.join(tmp, "article")
-        mktree.article(art)
-        rc, out, err = run(TREE, "--root", art, "--stats", "--format=openmetrics")
-        check("article: exit 0", rc == 0, err)
-        check("article: ends with # EOF", out.endswith("# EOF\n"), out[-40:])
+        T.article(art)
+        rc, out, err = T.run3([TREE, "--root", art, "--stats", "--format=openmetrics"], timeout=300)
+        C.check("article: exit 0", rc == 0, err)
+        C.check("article: ends with # EOF", out.endswith("# EOF\n"), out[-40:])
         promtool("article", out)
         samples, types = parse_exposition(out)
-        check("article: every family is a gauge",
-              all(types.get(f) == "gauge" for f in samples) and len(types) == 7, types)
+        C.check("article: every family is a gauge",
+                all(types.get(f) == "gauge" for f in samples) and len(types) == 7, types)
         compare_metrics("article (hand-written)", samples, ARTICLE)
 
         # 2. every fixture, against the filesystem
@@ -95,23 +94,23 @@ def main():
             if not name.endswith(".sysfs"):
                 continue
             d = os.path.join(tmp, "fx-" + name[:-6])
-            rc, _, err = run(FIXTURE, "unpack", os.path.join(FIXTURES, name), d)
-            check(name + ": unpacks", rc == 0, err)
-            rc, out, err = run(TREE, "--root", d, "--stats", "--format=openmetrics")
-            check(name + ": exit 0", rc == 0, err)
+            rc, _, err = T.run3([FIXTURE, "unpack", os.path.join(FIXTURES, name), d], timeout=300)
+            C.check(name + ": unpacks", rc == 0, err)
+            rc, out, err = T.run3([TREE, "--root", d, "--stats", "--format=openmetrics"], timeout=300)
+            C.check(name + ": exit 0", rc == 0, err)
             promtool(name, out)
             compare_metrics(name, parse_exposition(out)[0], oracle_counts(d))
             # the archive itself as --root gives the same numbers
-            rc, out2, err = run(TREE, "--root", os.path.join(FIXTURES, name), "--stats",
-                                "--format=openmetrics")
+            rc, out2, err = T.run3([TREE, "--root", os.path.join(FIXTURES, name), "--stats",
+                                    "--format=openmetrics"], timeout=300)
             strip = lambda t: [line for line in t.splitlines() if "walk_duration" not in line]
-            check(name + ": the archive as --root gives the same metrics",
-                  rc == 0 and strip(out) == strip(out2), err)
+            C.check(name + ": the archive as --root gives the same metrics",
+                    rc == 0 and strip(out) == strip(out2), err)
             shutil.rmtree(d, ignore_errors=True)
 
         # 3. the live /sys passes promtool (values change while it runs)
-        rc, out, err = run(TREE, "--stats", "--format=openmetrics")
-        check("live /sys: exit 0", rc == 0, err)
+        rc, out, err = T.run3([TREE, "--stats", "--format=openmetrics"], timeout=300)
+        C.check("live /sys: exit 0", rc == 0, err)
         promtool("live /sys", out)
 
         # 4. the systemd example: verify, then run its ExecStart
@@ -123,13 +122,13 @@ def main():
                             os.path.join(units, os.path.basename(SERVICE)),
                             os.path.join(units, os.path.basename(TIMER))],
                            capture_output=True)
-        check("systemd-analyze verify passes on the service and timer", p.returncode == 0,
-              (p.stdout + p.stderr).decode(errors="replace"))
+        C.check("systemd-analyze verify passes on the service and timer", p.returncode == 0,
+                (p.stdout + p.stderr).decode(errors="replace"))
         textdir = os.path.join(tmp, "textfile")
         os.mkdir(textdir)
         argv = exec_start(SERVICE)
-        check("the service runs sysdev-tree --stats --format=openmetrics",
-              "sysdev-tree --stats --format=openmetrics" in argv[-1], argv)
+        C.check("the service runs sysdev-tree --stats --format=openmetrics",
+                "sysdev-tree --stats --format=openmetrics" in argv[-1], argv)
         bindir = os.path.join(tmp, "bin")
         os.mkdir(bindir)
         # the unit names the installed path: point it at the built program on the article tree
@@ -143,22 +142,22 @@ def main():
         argv[-1] = script.replace(prog, shlex.quote(wrapper))
         env = dict(os.environ, TEXTFILE_DIR=textdir)
         p = subprocess.run(argv, env=env, capture_output=True)
-        check("the service's command exits 0", p.returncode == 0, p.stderr.decode(errors="replace"))
-        check("it leaves exactly sysdev.prom (no temporary file)",
-              os.listdir(textdir) == ["sysdev.prom"], os.listdir(textdir))
+        C.check("the service's command exits 0", p.returncode == 0, p.stderr.decode(errors="replace"))
+        C.check("it leaves exactly sysdev.prom (no temporary file)",
+                os.listdir(textdir) == ["sysdev.prom"], os.listdir(textdir))
         # a failing run keeps the old file and leaves no temporary file behind
         old = open(os.path.join(textdir, "sysdev.prom")).read()
         with open(wrapper, "w") as f:
             f.write("#!/bin/sh\necho '# HELP half' ; exit 1\n")
         p = subprocess.run(argv, env=env, capture_output=True)
-        check("a failing run exits non-zero", p.returncode != 0)
-        check("a failing run keeps the old file and no temporary one",
-              os.listdir(textdir) == ["sysdev.prom"]
-              and open(os.path.join(textdir, "sysdev.prom")).read() == old, os.listdir(textdir))
+        C.check("a failing run exits non-zero", p.returncode != 0)
+        C.check("a failing run keeps the old file and no temporary one",
+                os.listdir(textdir) == ["sysdev.prom"]
+                and open(os.path.join(textdir, "sysdev.prom")).read() == old, os.listdir(textdir))
 
         # 5. node_exporter serves it over loopback
         exporter = shutil.which("prometheus-node-exporter") or shutil.which("node_exporter")
-        check("prometheus-node-exporter is installed", exporter is not None)
+        C.check("prometheus-node-exporter is installed", exporter is not None)
         if exporter:
             for attempt in range(5):
                 port = free_port()
@@ -174,23 +173,23 @@ def main():
                 finally:
                     proc.terminate()
                     proc.wait(timeout=30)
-            check("node_exporter answered on 127.0.0.1", body is not None)
+            C.check("node_exporter answered on 127.0.0.1", body is not None)
             if body:
                 samples, types = parse_exposition(body)
                 errs = parse_exposition(body, "node_textfile_scrape_error")[0]
-                check("node_exporter read the file without error",
-                      errs.get("node_textfile_scrape_error", {}).get(()) == 0.0, errs)
-                check("node_exporter serves the 7 sysdev_ families as gauges",
-                      sorted(f for f in types if f.startswith("sysdev_")) == sorted([
-                          "sysdev_devices", "sysdev_directories", "sysdev_runtime_status_devices",
-                          "sysdev_bus_class_names", "sysdev_latency_tolerance_seconds",
-                          "sysdev_walk_duration_seconds", "sysdev_walk_errors"])
-                      and all(types[f] == "gauge" for f in types if f.startswith("sysdev_")), types)
+                C.check("node_exporter read the file without error",
+                        errs.get("node_textfile_scrape_error", {}).get(()) == 0.0, errs)
+                C.check("node_exporter serves the 7 sysdev_ families as gauges",
+                        sorted(f for f in types if f.startswith("sysdev_")) == sorted([
+                            "sysdev_devices", "sysdev_directories", "sysdev_runtime_status_devices",
+                            "sysdev_bus_class_names", "sysdev_latency_tolerance_seconds",
+                            "sysdev_walk_duration_seconds", "sysdev_walk_errors"])
+                        and all(types[f] == "gauge" for f in types if f.startswith("sysdev_")), types)
                 compare_metrics("node_exporter scrape (hand-written)", samples, ARTICLE)
                 compare_metrics("node_exporter scrape (filesystem)", samples, oracle_counts(art))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    finish()
+    C.finish()
 
 
 if __name__ == "__main__":

@@ -26,9 +26,8 @@ import tempfile
 import termios
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
-from common import check, run, finish, sysfs_oracle  # noqa: E402
-import mktree  # noqa: E402
+from common import C, sysfs_oracle  # noqa: E402
+import sysdevtest as T  # noqa: E402  (common.py puts tests/lib on the path)
 
 TREE, FIXTURE, FIXTURES = sys.argv[1:4]
 F_SETPIPE_SZ = 1031
@@ -78,63 +77,63 @@ def main():
     try:
         # --- the three forms of --root
         plain = os.path.join(tmp, "plain")
-        rc, _, err = run(FIXTURE, "unpack", big, plain)
-        check("unpack the q35 fixture", rc == 0, err)
+        rc, _, err = T.run3([FIXTURE, "unpack", big, plain], timeout=300)
+        C.check("unpack the q35 fixture", rc == 0, err)
         sysroot = os.path.join(tmp, "sysroot")
         os.makedirs(os.path.join(sysroot, "etc"))
-        rc, _, err = run(FIXTURE, "unpack", big, os.path.join(sysroot, "sys"))
-        check("lay out a system root (ROOT/sys)", rc == 0, err)
-        rc, ref, err = run(TREE, "--root", plain, "--json", "--all")
-        check("--root DIR: exit 0", rc == 0, err)
-        rc, out, err = run(TREE, "--root", sysroot, "--json", "--all")
-        check("--root SYSROOT: exit 0", rc == 0, err)
-        check("--root SYSROOT walks ROOT/sys: the same JSON",
-              rc == 0 and without_sysfs(out) == without_sysfs(ref))
-        check("--root SYSROOT names ROOT/sys as the sysfs root",
-              rc == 0 and json.loads(out).get("sysfs") == sysroot + "/sys", json.loads(out).get("sysfs") if rc == 0 else err)
-        rc, out, err = run(TREE, "--root", sysroot, "-s", "block")
+        rc, _, err = T.run3([FIXTURE, "unpack", big, os.path.join(sysroot, "sys")], timeout=300)
+        C.check("lay out a system root (ROOT/sys)", rc == 0, err)
+        rc, ref, err = T.run3([TREE, "--root", plain, "--json", "--all"], timeout=300)
+        C.check("--root DIR: exit 0", rc == 0, err)
+        rc, out, err = T.run3([TREE, "--root", sysroot, "--json", "--all"], timeout=300)
+        C.check("--root SYSROOT: exit 0", rc == 0, err)
+        C.check("--root SYSROOT walks ROOT/sys: the same JSON",
+                rc == 0 and without_sysfs(out) == without_sysfs(ref))
+        C.check("--root SYSROOT names ROOT/sys as the sysfs root",
+                rc == 0 and json.loads(out).get("sysfs") == sysroot + "/sys", json.loads(out).get("sysfs") if rc == 0 else err)
+        rc, out, err = T.run3([TREE, "--root", sysroot, "-s", "block"], timeout=300)
         out = "\n".join(line.split()[0] for line in out.splitlines())
         want = sorted(p for p, n in sysfs_oracle.classify(plain).items()
                       if n["kind"] == "device" and n["subsystem"] == "block")
-        check("--root SYSROOT -s block lists the block devices of ROOT/sys",
-              rc == 0 and sorted(out.split()) == want, (out, want, err))
-        rc, out, err = run(TREE, "--root", sysroot, "/sys/devices/pci0000:00", "--depth", "0")
-        check("--root SYSROOT takes a /sys/... START", rc == 0 and "pci0000:00" in out, err)
-        rc, out, err = run(TREE, "--root", big, "--json", "--all", env=env_tmp(tmpdir))
-        check("--root ARCHIVE: exit 0", rc == 0, err)
-        check("--root ARCHIVE: the same JSON as the unpacked tree",
-              rc == 0 and without_sysfs(out) == without_sysfs(ref))
-        check("--root ARCHIVE leaves nothing in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
+        C.check("--root SYSROOT -s block lists the block devices of ROOT/sys",
+                rc == 0 and sorted(out.split()) == want, (out, want, err))
+        rc, out, err = T.run3([TREE, "--root", sysroot, "/sys/devices/pci0000:00", "--depth", "0"], timeout=300)
+        C.check("--root SYSROOT takes a /sys/... START", rc == 0 and "pci0000:00" in out, err)
+        rc, out, err = T.run3([TREE, "--root", big, "--json", "--all"], env=env_tmp(tmpdir), timeout=300)
+        C.check("--root ARCHIVE: exit 0", rc == 0, err)
+        C.check("--root ARCHIVE: the same JSON as the unpacked tree",
+                rc == 0 and without_sysfs(out) == without_sysfs(ref))
+        C.check("--root ARCHIVE leaves nothing in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
         empty = os.path.join(tmp, "empty")
         os.makedirs(os.path.join(empty, "sys"))
-        rc, out, err = run(TREE, "--root", empty)
-        check("a directory with neither devices/ nor sys/devices/: exit 1, one line",
-              rc == 1 and err.count("\n") == 1 and "not a sysfs root" in err, err)
+        rc, out, err = T.run3([TREE, "--root", empty], timeout=300)
+        C.check("a directory with neither devices/ nor sys/devices/: exit 1, one line",
+                rc == 1 and err.count("\n") == 1 and "not a sysfs root" in err, err)
 
         # --- errors leave nothing behind
         bad = os.path.join(tmp, "bad.sysfs")
         with open(bad, "w") as f:
             f.write("sysdev-archive 1\nd 0755 \"devices\"\nthis is not an entry\n")
-        rc, out, err = run(TREE, "--root", bad, env=env_tmp(tmpdir))
-        check("a malformed archive: exit 1, one line naming the line",
-              rc == 1 and err.count("\n") == 1 and "bad.sysfs:3" in err, err)
-        check("a malformed archive leaves nothing in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
-        rc, out, err = run(TREE, "--root", big, "/devices/no-such-device", env=env_tmp(tmpdir))
-        check("an archive and a START that is not there: exit 1", rc == 1, err)
-        check("... leaves nothing in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
-        rc, out, err = run(TREE, "--root", big, "--stats", "--format=jsonl", env=env_tmp(tmpdir))
-        check("bad usage with an archive: exit 2 before unpacking", rc == 2, err)
-        check("... leaves nothing in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
-        rc, out, err = run(TREE, "--root", bad, "--root", big, "--parents", "block:vda",
-                           env=env_tmp(tmpdir))
-        check("the last --root wins: block:vda found in the archive", rc == 0 and "vda" in out, err)
-        check("... leaves nothing in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
+        rc, out, err = T.run3([TREE, "--root", bad], env=env_tmp(tmpdir), timeout=300)
+        C.check("a malformed archive: exit 1, one line naming the line",
+                rc == 1 and err.count("\n") == 1 and "bad.sysfs:3" in err, err)
+        C.check("a malformed archive leaves nothing in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
+        rc, out, err = T.run3([TREE, "--root", big, "/devices/no-such-device"], env=env_tmp(tmpdir), timeout=300)
+        C.check("an archive and a START that is not there: exit 1", rc == 1, err)
+        C.check("... leaves nothing in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
+        rc, out, err = T.run3([TREE, "--root", big, "--stats", "--format=jsonl"], env=env_tmp(tmpdir), timeout=300)
+        C.check("bad usage with an archive: exit 2 before unpacking", rc == 2, err)
+        C.check("... leaves nothing in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
+        rc, out, err = T.run3([TREE, "--root", bad, "--root", big, "--parents", "block:vda"],
+                              env=env_tmp(tmpdir), timeout=300)
+        C.check("the last --root wins: block:vda found in the archive", rc == 0 and "vda" in out, err)
+        C.check("... leaves nothing in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
 
         # --- signals and a closed pipe: a small archive whose --attrs output fills a pipe
         sigtree = os.path.join(tmp, "sigtree")
-        mktree.article(sigtree)
+        T.article(sigtree)
         for i in range(300):
-            mktree.file(sigtree, "devices/platform/omap_i2c.2/attr%03d" % i, "value %d\n" % i)
+            T.Tree(sigtree).file("devices/platform/omap_i2c.2/attr%03d" % i, "value %d\n" % i)
         sigarchive = os.path.join(tmp, "sig.sysfs")
         with open(sigarchive, "w") as f:
             subprocess.run([FIXTURE, "pack", sigtree], stdout=f, check=True)
@@ -143,33 +142,33 @@ def main():
                            (signal.SIGHUP, False)):
             label = "%s to the %s" % (signal.Signals(sig).name, "process group" if group else "program")
             proc, r = blocked_run(args, tmpdir)
-            check(label + ": still running, blocked on the pipe", proc.poll() is None)
-            check(label + ": the archive is unpacked in $TMPDIR while it runs",
-                  len(os.listdir(tmpdir)) == 1, os.listdir(tmpdir))
+            C.check(label + ": still running, blocked on the pipe", proc.poll() is None)
+            C.check(label + ": the archive is unpacked in $TMPDIR while it runs",
+                    len(os.listdir(tmpdir)) == 1, os.listdir(tmpdir))
             if group:
                 os.killpg(proc.pid, sig)
             else:
                 os.kill(proc.pid, sig)
             rc = proc.wait(timeout=60)
             os.close(r)
-            check(label + ": the program ends by that signal", rc == -sig, rc)
-            check(label + ": nothing left in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
+            C.check(label + ": the program ends by that signal", rc == -sig, rc)
+            C.check(label + ": nothing left in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
         proc, r = blocked_run(args, tmpdir)
         kids = children(proc.pid)
-        check("the worker is a child of the guard", len(kids) == 1, kids)
+        C.check("the worker is a child of the guard", len(kids) == 1, kids)
         for k in kids:
             os.kill(k, signal.SIGKILL)
         rc = proc.wait(timeout=60)
         os.close(r)
-        check("a worker killed outright: the program ends by SIGKILL", rc == -signal.SIGKILL, rc)
-        check("a worker killed outright: nothing left in $TMPDIR", os.listdir(tmpdir) == [],
-              os.listdir(tmpdir))
+        C.check("a worker killed outright: the program ends by SIGKILL", rc == -signal.SIGKILL, rc)
+        C.check("a worker killed outright: nothing left in $TMPDIR", os.listdir(tmpdir) == [],
+                os.listdir(tmpdir))
         proc, r = blocked_run(args, tmpdir)
         os.read(r, 100)
         os.close(r)  # the reader goes away, as | head does
         rc = proc.wait(timeout=60)
-        check("a closed pipe: exit 0, as without an archive", rc == 0, (rc, proc.stderr.read()))
-        check("a closed pipe: nothing left in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
+        C.check("a closed pipe: exit 0, as without an archive", rc == 0, (rc, proc.stderr.read()))
+        C.check("a closed pipe: nothing left in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
 
         # --- the library installs no signal handler
         if shutil.which("strace"):
@@ -183,19 +182,19 @@ def main():
             calls = [line for line in p.stderr.decode().splitlines()
                      if any("rt_sigaction(%s, {" % w in line for w in watched)]  # sets one
             bad = [c for c in calls if not ("SIGPIPE" in c and "SIG_IGN" in c)]
-            check("a directory root: no handler for SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD "
-                  "(only SIGPIPE ignored)", p.returncode == 0 and not bad, calls)
+            C.check("a directory root: no handler for SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD "
+                    "(only SIGPIPE ignored)", p.returncode == 0 and not bad, calls)
         else:
-            check("strace is installed", False)
+            C.check("strace is installed", False)
 
         # --- --diff --format=jsonl, hand-written expectations
         old = os.path.join(tmp, "old")
         new = os.path.join(tmp, "new")
-        mktree.article(old)
-        mktree.article(new)
+        T.article(old)
+        T.article(new)
         c = "devices/platform/omap_i2c.2/i2c-2/2-0045"
         shutil.rmtree(os.path.join(new, c, "ep_00"))  # removed
-        mktree.device(new, "/devices/virtual/net/eth9", "class:net", None, "INTERFACE=eth9\n")  # added
+        T.Tree(new).device("/devices/virtual/net/eth9", "class:net", None, "INTERFACE=eth9\n")  # added
         os.unlink(os.path.join(new, c, "driver"))  # driver changed
         os.makedirs(os.path.join(new, "bus/i2c/drivers/other"))
         os.symlink("../../../../../bus/i2c/drivers/other", os.path.join(new, c, "driver"))
@@ -209,36 +208,36 @@ def main():
             {"what": "added", "devpath": "/devices/virtual/net/eth9", "old": None,
              "new": {"subsystem": "net", "driver": None, "devnum": None}},
         ]
-        rc, out, err = run(TREE, "--diff", old, new, "--format=jsonl")
+        rc, out, err = T.run3([TREE, "--diff", old, new, "--format=jsonl"], timeout=300)
         lines = out.splitlines()
         try:
             got = [json.loads(line) for line in lines]
         except ValueError as e:
             got = str(e)
-        check("--diff --format=jsonl: exit 1 (they differ)", rc == 1, err)
-        check("--diff --format=jsonl: one JSON object a line, the hand-written changes",
-              got == expect, got)
-        rc, out, err = run(TREE, "--diff", old, new, "--format=jsonl", "--attrs")
+        C.check("--diff --format=jsonl: exit 1 (they differ)", rc == 1, err)
+        C.check("--diff --format=jsonl: one JSON object a line, the hand-written changes",
+                got == expect, got)
+        rc, out, err = T.run3([TREE, "--diff", old, new, "--format=jsonl", "--attrs"], timeout=300)
         got = [json.loads(line) for line in out.splitlines()] if rc == 1 else err
         want_attr = {"what": "changed", "devpath": "/" + c, "field": "attribute", "name": "name",
                      "old": "tca6507", "new": "tca6508"}
-        check("--diff --format=jsonl --attrs adds the attribute change",
-              isinstance(got, list) and want_attr in got and len(got) == 4, got)
-        rc, out, err = run(TREE, "--diff", old, old, "--format=jsonl")
-        check("--diff --format=jsonl of a tree with itself: nothing, exit 0", rc == 0 and out == "", (rc, out, err))
+        C.check("--diff --format=jsonl --attrs adds the attribute change",
+                isinstance(got, list) and want_attr in got and len(got) == 4, got)
+        rc, out, err = T.run3([TREE, "--diff", old, old, "--format=jsonl"], timeout=300)
+        C.check("--diff --format=jsonl of a tree with itself: nothing, exit 0", rc == 0 and out == "", (rc, out, err))
         # archives as OLD and NEW
         olda = os.path.join(tmp, "old.sysfs")
         newa = os.path.join(tmp, "new.sysfs")
         for d, a in ((old, olda), (new, newa)):
             with open(a, "w") as f:
                 subprocess.run([FIXTURE, "pack", d], stdout=f, check=True)
-        rc, out, err = run(TREE, "--diff", olda, newa, "--format=jsonl", env=env_tmp(tmpdir))
+        rc, out, err = T.run3([TREE, "--diff", olda, newa, "--format=jsonl"], env=env_tmp(tmpdir), timeout=300)
         got = [json.loads(line) for line in out.splitlines()] if rc == 1 else err
-        check("--diff ARCHIVE ARCHIVE --format=jsonl: the same changes", got == expect, got)
-        check("... leaves nothing in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
-        rc, out, err = run(TREE, "--diff", olda, newa, "--json", env=env_tmp(tmpdir))
-        check("--diff ARCHIVE ARCHIVE --json names the archives as typed",
-              rc == 1 and json.loads(out)["old"] == olda and json.loads(out)["new"] == newa, err)
+        C.check("--diff ARCHIVE ARCHIVE --format=jsonl: the same changes", got == expect, got)
+        C.check("... leaves nothing in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
+        rc, out, err = T.run3([TREE, "--diff", olda, newa, "--json"], env=env_tmp(tmpdir), timeout=300)
+        C.check("--diff ARCHIVE ARCHIVE --json names the archives as typed",
+                rc == 1 and json.loads(out)["old"] == olda and json.loads(out)["new"] == newa, err)
 
         # --- options that do not apply: exit 2
         for args, why in (
@@ -252,15 +251,15 @@ def main():
                 (["--check-udev", "--format=jsonl"], "--format with --check-udev"),
                 (["--diff", old, new, "--root", old], "--root with --diff"),
                 (["--format"], "--format without a value")):
-            rc, out, err = run(TREE, "--root", old, *args) if "--diff" not in args else run(TREE, *args)
-            check("refused with exit 2: " + why, rc == 2 and out == "" and err, (rc, out, err))
-        rc, out, err = run(TREE, "--root", old, "--stats", "--format=json")
-        check("--stats --format=json is --stats --json", rc == 0 and json.loads(out)["kinds"]["device"] == 13, err)
-        rc, out, err = run(TREE, "--root", old, "--stats", "--format=text")
-        check("--stats --format=text is --stats", rc == 0 and out.startswith("Sysfs root:"), err)
+            rc, out, err = T.run3([TREE, "--root", old, *args], timeout=300) if "--diff" not in args else T.run3([TREE, *args], timeout=300)
+            C.check("refused with exit 2: " + why, rc == 2 and out == "" and err, (rc, out, err))
+        rc, out, err = T.run3([TREE, "--root", old, "--stats", "--format=json"], timeout=300)
+        C.check("--stats --format=json is --stats --json", rc == 0 and json.loads(out)["kinds"]["device"] == 13, err)
+        rc, out, err = T.run3([TREE, "--root", old, "--stats", "--format=text"], timeout=300)
+        C.check("--stats --format=text is --stats", rc == 0 and out.startswith("Sysfs root:"), err)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    finish()
+    C.finish()
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """sysdev-fixture capture --sanitize: planted identifiers do not survive.
 
-A tree (the article's, tests/cli/mktree.py) gets identifiers planted where
+A tree (the article's, tests/lib/sysdevtest) gets identifiers planted where
 real machines keep them: a MAC in a net device's address and in its enx
 name (directory, class link, INTERFACE property), serial numbers, WWN/EUI
 ids, NVMe and DMI UUIDs, an input device's UNIQ property, a WMI GUID as a
@@ -24,9 +24,8 @@ import shutil
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
-from common import check, run, finish  # noqa: E402
-import mktree  # noqa: E402
+from common import C  # noqa: E402
+import sysdevtest as T  # noqa: E402  (common.py puts tests/lib on the path)
 
 TREE, FIXTURE = sys.argv[1:3]
 
@@ -59,61 +58,61 @@ PLANTED = [MAC, MAC2, SERIAL, DMI_SERIAL, NVME_EUI, NGUID, NVME_UUID, DMI_UUID, 
 
 
 def plant(root):
-    mktree.article(root)
+    T.article(root)
     for d in ("class/net", "class/nvme", "class/input", "class/dmi", "class/fc_host", "bus/usb",
               "bus/pci", "bus/wmi", "bus/scsi", "class/bluetooth"):
         os.makedirs(os.path.join(root, d), exist_ok=True)
     pci = "/devices/pci0000:00/0000:00:03.0"
-    mktree.device(root, pci, "bus:pci", None, "PCI_ID=8086:100E\n")
+    T.Tree(root).device(pci, "bus:pci", None, "PCI_ID=8086:100E\n")
     enx = "enx" + MAC.replace(":", "")
     net = pci + "/net/" + enx
-    mktree.device(root, net, "class:net", None, "INTERFACE=%s\nIFINDEX=2\n" % enx)
-    mktree.file(root, net[1:] + "/address", MAC + "\n")
-    mktree.file(root, net[1:] + "/perm_addr", MAC.upper() + "\n")
-    mktree.file(root, net[1:] + "/broadcast", "ff:ff:ff:ff:ff:ff\n")
+    T.Tree(root).device(net, "class:net", None, "INTERFACE=%s\nIFINDEX=2\n" % enx)
+    T.Tree(root).file(net[1:] + "/address", MAC + "\n")
+    T.Tree(root).file(net[1:] + "/perm_addr", MAC.upper() + "\n")
+    T.Tree(root).file(net[1:] + "/broadcast", "ff:ff:ff:ff:ff:ff\n")
     bt = "/devices/virtual/bluetooth/hci0"
-    mktree.device(root, bt, "class:bluetooth", None, "DEVTYPE=host\n")
-    mktree.file(root, bt[1:] + "/address", MAC2 + "\n")
+    T.Tree(root).device(bt, "class:bluetooth", None, "DEVTYPE=host\n")
+    T.Tree(root).file(bt[1:] + "/address", MAC2 + "\n")
     usb = pci + "/usb1/1-1"
-    mktree.device(root, usb, "bus:usb", "usb", "PRODUCT=46d/c52b/1201\nDEVTYPE=usb_device\n")
-    mktree.file(root, usb[1:] + "/serial", SERIAL + "\n")
-    mktree.file(root, usb[1:] + "/product", "Widget " + SERIAL + "\n")  # the serial inside other text
+    T.Tree(root).device(usb, "bus:usb", "usb", "PRODUCT=46d/c52b/1201\nDEVTYPE=usb_device\n")
+    T.Tree(root).file(usb[1:] + "/serial", SERIAL + "\n")
+    T.Tree(root).file(usb[1:] + "/product", "Widget " + SERIAL + "\n")  # the serial inside other text
     inp = usb + "/input/input7"
-    mktree.device(root, inp, "class:input", None,
+    T.Tree(root).device(inp, "class:input", None,
                   'PRODUCT=3/46d/c52b/111\nNAME="Widget"\nPHYS="usb-0000:00:03.0-1/input0"\n'
                   'UNIQ="%s"\n' % UNIQ)
-    mktree.file(root, inp[1:] + "/uniq", UNIQ + "\n")
+    T.Tree(root).file(inp[1:] + "/uniq", UNIQ + "\n")
     nvme = pci + "/nvme/nvme0"
-    mktree.device(root, nvme, "class:nvme", None, "MAJOR=241\nMINOR=0\nDEVNAME=nvme0\n")
-    mktree.file(root, nvme[1:] + "/serial", "S4EWNX0R" + "123456\n")
-    mktree.file(root, nvme[1:] + "/dev", "241:0\n")
-    mktree.link(root, "dev/char/241:0", "../.." + nvme)
+    T.Tree(root).device(nvme, "class:nvme", None, "MAJOR=241\nMINOR=0\nDEVNAME=nvme0\n")
+    T.Tree(root).file(nvme[1:] + "/serial", "S4EWNX0R" + "123456\n")
+    T.Tree(root).file(nvme[1:] + "/dev", "241:0\n")
+    T.Tree(root).link("dev/char/241:0", "../.." + nvme)
     ns = nvme + "/nvme0n1"
-    mktree.device(root, ns, "class:block", None,
+    T.Tree(root).device(ns, "class:block", None,
                   "MAJOR=259\nMINOR=0\nDEVNAME=nvme0n1\nDEVTYPE=disk\n")
-    mktree.file(root, ns[1:] + "/dev", "259:0\n")
-    mktree.link(root, "dev/block/259:0", "../.." + ns)
-    mktree.file(root, ns[1:] + "/wwid", NVME_EUI + "\n")
-    mktree.file(root, ns[1:] + "/nguid", NGUID + "\n")
-    mktree.file(root, ns[1:] + "/uuid", NVME_UUID + "\n")
-    mktree.file(root, ns[1:] + "/eui", EUI64 + "\n")
+    T.Tree(root).file(ns[1:] + "/dev", "259:0\n")
+    T.Tree(root).link("dev/block/259:0", "../.." + ns)
+    T.Tree(root).file(ns[1:] + "/wwid", NVME_EUI + "\n")
+    T.Tree(root).file(ns[1:] + "/nguid", NGUID + "\n")
+    T.Tree(root).file(ns[1:] + "/uuid", NVME_UUID + "\n")
+    T.Tree(root).file(ns[1:] + "/eui", EUI64 + "\n")
     sd = pci + "/host0/target0:0:0/0:0:0:0"
-    mktree.device(root, sd, "bus:scsi", None, "DEVTYPE=scsi_device\n")
-    mktree.file(root, sd[1:] + "/wwid", WWID + "\n")
+    T.Tree(root).device(sd, "bus:scsi", None, "DEVTYPE=scsi_device\n")
+    T.Tree(root).file(sd[1:] + "/wwid", WWID + "\n")
     with open(os.path.join(root, sd[1:], "vpd_pg80"), "wb") as f:
         f.write(b"\x00\x80\x00\x0d" + VPD_SERIAL.encode())
     fc = pci + "/host0/fc_host/host0"
-    mktree.device(root, fc, "class:fc_host", None)
-    mktree.file(root, fc[1:] + "/port_name", PORT_NAME + "\n")
+    T.Tree(root).device(fc, "class:fc_host", None)
+    T.Tree(root).file(fc[1:] + "/port_name", PORT_NAME + "\n")
     dmi = "/devices/virtual/dmi/id"
-    mktree.device(root, dmi, "class:dmi", None, "MODALIAS=dmi:bvnSeaBIOS:pnStandardPC\n")
-    mktree.file(root, dmi[1:] + "/product_serial", DMI_SERIAL + "\n")
-    mktree.file(root, dmi[1:] + "/product_uuid", DMI_UUID + "\n")
-    mktree.file(root, dmi[1:] + "/product_name", "Standard PC\n")
+    T.Tree(root).device(dmi, "class:dmi", None, "MODALIAS=dmi:bvnSeaBIOS:pnStandardPC\n")
+    T.Tree(root).file(dmi[1:] + "/product_serial", DMI_SERIAL + "\n")
+    T.Tree(root).file(dmi[1:] + "/product_uuid", DMI_UUID + "\n")
+    T.Tree(root).file(dmi[1:] + "/product_name", "Standard PC\n")
     wmi = "/devices/platform/PNP0C14:00/wmi_bus/wmi_bus-PNP0C14:00/" + WMI_GUID
-    mktree.device(root, "/devices/platform/PNP0C14:00", "bus:platform")
-    mktree.device(root, wmi, "bus:wmi", None, "MODALIAS=wmi:%s\n" % WMI_GUID)
-    mktree.file(root, wmi[1:] + "/guid", WMI_GUID + "\n")
+    T.Tree(root).device("/devices/platform/PNP0C14:00", "bus:platform")
+    T.Tree(root).device(wmi, "bus:wmi", None, "MODALIAS=wmi:%s\n" % WMI_GUID)
+    T.Tree(root).file(wmi[1:] + "/guid", WMI_GUID + "\n")
 
 
 def all_bytes(root):
@@ -144,7 +143,7 @@ def survivors(archive_text, tree):
 
 
 def devices(root):
-    rc, out, err = run(TREE, "--root", root, "--json", "--all")
+    rc, out, err = T.run3([TREE, "--root", root, "--json", "--all"], timeout=300)
     if rc != 0:
         return None
     kinds, devs = {}, {}
@@ -165,95 +164,96 @@ def main():
     try:
         root = os.path.join(tmp, "root")
         plant(root)
-        rc, out, err = run(TREE, "--root", root, "--check-udev")
-        check("the planted tree passes --check-udev", rc == 0, out + err)
+        rc, out, err = T.run3([TREE, "--root", root, "--check-udev"], timeout=300)
+        C.check("the planted tree passes --check-udev", rc == 0, out + err)
         orig = devices(root)
 
         plain = os.path.join(tmp, "plain.sysfs")
-        rc, _, err = run(FIXTURE, "capture", "--root", root, "--full", plain)
-        check("capture --full without --sanitize: exit 0", rc == 0, err)
+        rc, _, err = T.run3([FIXTURE, "capture", "--root", root, "--full", plain], timeout=300)
+        C.check("capture --full without --sanitize: exit 0", rc == 0, err)
         text = open(plain, encoding="latin-1").read()
         missing = [v for v in PLANTED if not any(f in text for f in forms(v))]
-        check("without --sanitize every planted identifier is in the archive", not missing, missing)
+        C.check("without --sanitize every planted identifier is in the archive", not missing, missing)
 
         for mode in (["--full"], []):
             label = "capture %s--sanitize" % ("--full " if mode else "")
             arch = os.path.join(tmp, "san%s.sysfs" % len(mode))
-            rc, _, err = run(FIXTURE, "capture", "--root", root, *mode, "--sanitize", arch)
-            check(label + ": exit 0", rc == 0, err)
-            check(label + ": says what it replaced", "sanitized" in err, err)
+            rc, _, err = T.run3([FIXTURE, "capture", "--root", root, *mode, "--sanitize", arch], timeout=300)
+            C.check(label + ": exit 0", rc == 0, err)
+            C.check(label + ": says what it replaced", "sanitized" in err, err)
             text = open(arch, encoding="latin-1").read()
             tree = os.path.join(tmp, "tree%d" % len(mode))
-            rc, _, err = run(FIXTURE, "unpack", arch, tree)
-            check(label + ": the archive unpacks", rc == 0, err)
+            rc, _, err = T.run3([FIXTURE, "unpack", arch, tree], timeout=300)
+            C.check(label + ": the archive unpacks", rc == 0, err)
             left = survivors(text, tree)
-            check(label + ": no planted identifier survives anywhere (names, links, contents)",
-                  not left, left[:8])
+            C.check(label + ": no planted identifier survives anywhere (names, links, contents)",
+                    not left, left[:8])
             san = devices(tree)
-            check(label + ": the tree walks with the same kinds and device count",
-                  san is not None and orig is not None and san[0] == orig[0]
-                  and len(san[1]) == len(orig[1]), (san and san[0], orig and orig[0]))
-            rc, out, err = run(TREE, "--root", tree, "--check-udev")
-            check(label + ": --check-udev agrees on the sanitized tree", rc == 0, (out + err)[-600:])
+            C.check(label + ": the tree walks with the same kinds and device count",
+                    san is not None and orig is not None and san[0] == orig[0]
+                    and len(san[1]) == len(orig[1]), (san and san[0], orig and orig[0]))
+            rc, out, err = T.run3([TREE, "--root", tree, "--check-udev"], timeout=300)
+            C.check(label + ": --check-udev agrees on the sanitized tree", rc == 0, (out + err)[-600:])
             nets = [p for p in (san[1] if san else {}) if "/net/enx" in p]
-            rc, out, err = run(TREE, "--root", tree, "--parents",
-                               "net:" + (nets[0].rsplit("/", 1)[1] if nets else "none"))
-            check(label + ": the renamed net device is found through class/net (links consistent)",
-                  rc == 0 and len(nets) == 1 and nets[0] in out, (nets, out, err))
-            rc2, again, _ = run(FIXTURE, "capture", "--root", root, *mode, "--sanitize",
-                                arch + ".2")
-            check(label + ": the same tree gives the same archive twice",
-                  rc2 == 0 and open(arch + ".2", "rb").read() == open(arch, "rb").read())
+            rc, out, err = T.run3([TREE, "--root", tree, "--parents",
+                                   "net:" + (nets[0].rsplit("/", 1)[1] if nets else "none")],
+                                  timeout=300)
+            C.check(label + ": the renamed net device is found through class/net (links consistent)",
+                    rc == 0 and len(nets) == 1 and nets[0] in out, (nets, out, err))
+            rc2, again, _ = T.run3([FIXTURE, "capture", "--root", root, *mode, "--sanitize",
+                                    arch + ".2"], timeout=300)
+            C.check(label + ": the same tree gives the same archive twice",
+                    rc2 == 0 and open(arch + ".2", "rb").read() == open(arch, "rb").read())
             if mode:
                 netdir = os.path.join(tree, nets[0].lstrip("/")) if nets else None
                 addr = open(os.path.join(netdir, "address")).read().strip() if netdir else ""
                 perm = open(os.path.join(netdir, "perm_addr")).read().strip() if netdir else ""
-                check(label + ": the MAC's placeholder is an address, the same in the file and the "
-                      "interface name", re.fullmatch(r"02(:[0-9a-f]{2}){5}", addr) is not None
-                      and netdir.endswith("enx" + addr.replace(":", "")), (addr, netdir))
-                check(label + ": the same value in another case is the same placeholder",
-                      perm.lower() == addr, (perm, addr))
+                C.check(label + ": the MAC's placeholder is an address, the same in the file and the "
+                        "interface name", re.fullmatch(r"02(:[0-9a-f]{2}){5}", addr) is not None
+                        and netdir.endswith("enx" + addr.replace(":", "")), (addr, netdir))
+                C.check(label + ": the same value in another case is the same placeholder",
+                        perm.lower() == addr, (perm, addr))
                 bt = open(os.path.join(tree, "devices/virtual/bluetooth/hci0/address")).read().strip()
-                check(label + ": another MAC gets another placeholder", bt != addr and
-                      re.fullmatch(r"02(:[0-9A-Fa-f]{2}){5}", bt) is not None, bt)
+                C.check(label + ": another MAC gets another placeholder", bt != addr and
+                        re.fullmatch(r"02(:[0-9A-Fa-f]{2}){5}", bt) is not None, bt)
                 usb = os.path.join(tree, "devices/pci0000:00/0000:00:03.0/usb1/1-1")
                 serial = open(os.path.join(usb, "serial")).read().strip()
                 product = open(os.path.join(usb, "product")).read().strip()
-                check(label + ": a serial inside other text becomes the serial's placeholder",
-                      product == "Widget " + serial and serial != SERIAL, (serial, product))
-                check(label + ": files without identifiers are kept",
-                      open(os.path.join(tree, "devices/virtual/dmi/id/product_name")).read()
-                      == "Standard PC\n"
-                      and open(os.path.join(netdir, "broadcast")).read() == "ff:ff:ff:ff:ff:ff\n")
+                C.check(label + ": a serial inside other text becomes the serial's placeholder",
+                        product == "Widget " + serial and serial != SERIAL, (serial, product))
+                C.check(label + ": files without identifiers are kept",
+                        open(os.path.join(tree, "devices/virtual/dmi/id/product_name")).read()
+                        == "Standard PC\n"
+                        and open(os.path.join(netdir, "broadcast")).read() == "ff:ff:ff:ff:ff:ff\n")
                 vpd = os.path.join(tree, "devices/pci0000:00/0000:00:03.0/host0/target0:0:0/0:0:0:0/vpd_pg80")
-                check(label + ": a binary VPD page is emptied", os.path.getsize(vpd) == 0)
+                C.check(label + ": a binary VPD page is emptied", os.path.getsize(vpd) == 0)
                 uuid = open(os.path.join(tree, "devices/virtual/dmi/id/product_uuid")).read().strip()
-                check(label + ": a UUID's placeholder is a UUID (case kept)",
-                      re.fullmatch(r"[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-8[0-9A-F]{3}-[0-9A-F]{12}",
-                                   uuid) is not None, uuid)
+                C.check(label + ": a UUID's placeholder is a UUID (case kept)",
+                        re.fullmatch(r"[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-8[0-9A-F]{3}-[0-9A-F]{12}",
+                                     uuid) is not None, uuid)
 
         # sanitizing a fixture of a real machine keeps it walkable and udev-consistent
         fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "fixtures")
         for name in ("qemu-q35.sysfs",):
             arch = os.path.join(tmp, "fx-" + name)
-            rc, _, err = run(FIXTURE, "capture", "--root", os.path.join(fixtures, name), "--full",
-                             "--sanitize", arch)
-            check(name + ": capture --root ARCHIVE --full --sanitize: exit 0", rc == 0, err)
-            rc, out, err = run(TREE, "--root", arch, "--check-udev")
-            check(name + ": the sanitized capture passes --check-udev", rc == 0, (out + err)[-600:])
-            rc, a, _ = run(TREE, "--root", os.path.join(fixtures, name), "--stats", "--json")
-            rc2, b, _ = run(TREE, "--root", arch, "--stats", "--json")
+            rc, _, err = T.run3([FIXTURE, "capture", "--root", os.path.join(fixtures, name),
+                                 "--full", "--sanitize", arch], timeout=300)
+            C.check(name + ": capture --root ARCHIVE --full --sanitize: exit 0", rc == 0, err)
+            rc, out, err = T.run3([TREE, "--root", arch, "--check-udev"], timeout=300)
+            C.check(name + ": the sanitized capture passes --check-udev", rc == 0, (out + err)[-600:])
+            rc, a, _ = T.run3([TREE, "--root", os.path.join(fixtures, name), "--stats", "--json"], timeout=300)
+            rc2, b, _ = T.run3([TREE, "--root", arch, "--stats", "--json"], timeout=300)
             strip = lambda t: {k: v for k, v in json.loads(t).items() if k != "sysfs"}
-            check(name + ": the sanitized capture has the same statistics",
-                  rc == 0 and rc2 == 0 and strip(a) == strip(b))
+            C.check(name + ": the sanitized capture has the same statistics",
+                    rc == 0 and rc2 == 0 and strip(a) == strip(b))
 
         # usage
         for args in (["pack", "--sanitize", root], ["capture", "--sanitise", "x.sysfs"]):
-            rc, out, err = run(FIXTURE, *args)
-            check("refused with exit 2: sysdev-fixture " + " ".join(args[:2]), rc == 2, (rc, err))
+            rc, out, err = T.run3([FIXTURE, *args], timeout=300)
+            C.check("refused with exit 2: sysdev-fixture " + " ".join(args[:2]), rc == 2, (rc, err))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    finish()
+    C.finish()
 
 
 if __name__ == "__main__":

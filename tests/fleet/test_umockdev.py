@@ -26,7 +26,8 @@ import subprocess
 import sys
 import tempfile
 
-from common import check, run, finish, sysfs_oracle
+from common import C, sysfs_oracle
+import sysdevtest as T  # noqa: E402  (common.py puts tests/lib on the path)
 
 TREE, FIXTURE, UDEV_LIST, FIXTURES, CACHE = sys.argv[1:6]
 # Under umockdev-run its preload library comes before an AddressSanitizer
@@ -70,7 +71,7 @@ def parse_udev_list(text):
 
 
 def tree_devices(root, env=None):
-    rc, out, err = run(TREE, *(["--root", root] if root else []), "--json", "--all", env=env)
+    rc, out, err = T.run3([TREE, *(["--root", root] if root else []), "--json", "--all"], env=env, timeout=300)
     if rc != 0:
         return None, err
     found = {}
@@ -132,12 +133,12 @@ def debian_recordings():
 def check_import(label, recording, tmp, live=None):
     """Import a recording, walk it, and check every recorded device."""
     dest = os.path.join(tmp, "imp-" + label.replace("/", "_"))
-    rc, _, err = run(FIXTURE, "import", recording, dest)
-    if not check(label + ": import exits 0", rc == 0, err):
+    rc, _, err = T.run3([FIXTURE, "import", recording, dest], timeout=300)
+    if not C.check(label + ": import exits 0", rc == 0, err):
         return
     rec = parse_recording(open(recording, encoding="utf-8", errors="surrogateescape").read())
     found, err = tree_devices(dest)
-    if not check(label + ": sysdev-tree walks the imported tree", found is not None, err):
+    if not C.check(label + ": sysdev-tree walks the imported tree", found is not None, err):
         return
     bad = []
     for devpath, d in rec.items():
@@ -151,14 +152,14 @@ def check_import(label, recording, tmp, live=None):
         if live is not None and devpath in live and n and (
                 n["subsystem"], n["driver"]) != (live[devpath]["subsystem"], live[devpath]["driver"]):
             bad.append((devpath, "live", live[devpath]["subsystem"], live[devpath]["driver"]))
-    check(label + ": each of the %d recorded devices is a device with its subsystem, driver "
-          "and node" % len(rec), not bad and len(rec) > 0, bad[:5])
-    check(label + ": no other device with a subsystem appears",
-          {p for p, n in found.items() if n["subsystem"]} == set(rec),
-          {p for p, n in found.items() if n["subsystem"]} ^ set(rec))
-    rc, out, err = run(TREE, "--root", dest, "--check-udev")
-    check(label + ": --check-udev agrees with libudev on the imported tree", rc == 0,
-          (out + err)[-800:])
+    C.check(label + ": each of the %d recorded devices is a device with its subsystem, driver "
+            "and node" % len(rec), not bad and len(rec) > 0, bad[:5])
+    C.check(label + ": no other device with a subsystem appears",
+            {p for p, n in found.items() if n["subsystem"]} == set(rec),
+            {p for p, n in found.items() if n["subsystem"]} ^ set(rec))
+    rc, out, err = T.run3([TREE, "--root", dest, "--check-udev"], timeout=300)
+    C.check(label + ": --check-udev agrees with libudev on the imported tree", rc == 0,
+            (out + err)[-800:])
     shutil.rmtree(dest, ignore_errors=True)
 
 
@@ -170,11 +171,11 @@ def main():
         for name in sorted(f for f in os.listdir(FIXTURES) if f.endswith(".sysfs")):
             archive = os.path.join(FIXTURES, name)
             d = os.path.join(tmp, name[:-6])
-            rc, _, err = run(FIXTURE, "unpack", archive, d)
-            check(name + ": unpacks", rc == 0, err)
+            rc, _, err = T.run3([FIXTURE, "unpack", archive, d], timeout=300)
+            C.check(name + ": unpacks", rc == 0, err)
             oracle = {p: n for p, n in sysfs_oracle.classify(d).items() if n["kind"] == "device"}
-            rc, text, err = run(FIXTURE, "export", "--umockdev", archive)
-            check(name + ": export exits 0", rc == 0, err)
+            rc, text, err = T.run3([FIXTURE, "export", "--umockdev", archive], timeout=300)
+            C.check(name + ": export exits 0", rc == 0, err)
             rec_file = os.path.join(tmp, name[:-6] + ".umockdev")
             with open(rec_file, "w", encoding="utf-8", errors="surrogateescape") as f:
                 f.write(text)
@@ -185,27 +186,28 @@ def main():
             with_sub = {p for p, n in oracle.items() if n["subsystem"] and
                         not any(b in p + (n["subsystem"] or "") + (n["devname"] or "")
                                 for b in breaks)}
-            check(name + ": the recording holds exactly the %d devices with a subsystem (and "
-                  "a path umockdev can hold)" % len(with_sub),
-                  set(rec) == with_sub, set(rec) ^ with_sub)
-            check(name + ": no device lists its subsystem link or uevent file (umockdev makes them)",
-                  not any("subsystem" in r["L"] or "uevent" in r["A"] for r in rec.values()))
+            C.check(name + ": the recording holds exactly the %d devices with a subsystem (and "
+                    "a path umockdev can hold)" % len(with_sub),
+                    set(rec) == with_sub, set(rec) ^ with_sub)
+            C.check(name + ": no device lists its subsystem link or uevent file (umockdev makes them)",
+                    not any("subsystem" in r["L"] or "uevent" in r["A"] for r in rec.values()))
             wrong = [p for p, r in rec.items() if p in oracle and (
                 r["E"].get("SUBSYSTEM") != oracle[p]["subsystem"]
                 or base(r["L"].get("driver")) != oracle[p]["driver"]
                 or r["N"] != oracle[p]["devname"])]
-            check(name + ": each device's SUBSYSTEM, driver link and node are the tree's", not wrong, wrong[:5])
+            C.check(name + ": each device's SUBSYSTEM, driver link and node are the tree's", not wrong, wrong[:5])
             # one replay runs the three programs (a testbed takes seconds to build)
             outs = [os.path.join(tmp, x) for x in ("udev-list.out", "check.out", "json.out")]
             script = ('"$1" > "$3"; echo $? > "$3.rc"; "$2" --check-udev > "$4" 2>&1; echo $? > "$4.rc"; '
                       '"$2" --json --all > "$5"; echo $? > "$5.rc"')
-            rc, _, err = run("umockdev-run", "-d", rec_file, "--", "sh", "-c", script, "sh",
-                             os.path.abspath(UDEV_LIST), os.path.abspath(TREE), *outs, timeout=900, env=UMOCK_ENV)
+            rc, _, err = T.run3(["umockdev-run", "-d", rec_file, "--", "sh", "-c", script, "sh",
+                                 os.path.abspath(UDEV_LIST), os.path.abspath(TREE), *outs],
+                                timeout=900, env=UMOCK_ENV)
             rcs = [open(o + ".rc").read().strip() if os.path.exists(o + ".rc") else "none" for o in outs]
-            check(name + ": umockdev-run -d replays it", rc == 0 and rcs[0] == "0", (rc, rcs, err[-800:]))
+            C.check(name + ": umockdev-run -d replays it", rc == 0 and rcs[0] == "0", (rc, rcs, err[-800:]))
             seen = parse_udev_list(open(outs[0]).read()) if rcs[0] == "0" else {}
-            check(name + ": libudev in the testbed lists exactly the exported devices",
-                  set(seen) == set(rec), set(seen) ^ set(rec))
+            C.check(name + ": libudev in the testbed lists exactly the exported devices",
+                    set(seen) == set(rec), set(seen) ^ set(rec))
             bad = []
             for p, r in rec.items():
                 u = seen.get(p)
@@ -225,14 +227,14 @@ def main():
                         continue
                     if u["E"].get(k) != v:
                         bad.append((p, "property " + k, u["E"].get(k), v))
-            check(name + ": libudev there shows each device's subsystem, driver, node and "
-                  "properties", not bad, bad[:5])
-            check(name + ": umockdev-run -d FILE -- sysdev-tree --check-udev agrees", rcs[1] == "0",
-                  open(outs[1]).read()[-800:] if os.path.exists(outs[1]) else rcs)
+            C.check(name + ": libudev there shows each device's subsystem, driver, node and "
+                    "properties", not bad, bad[:5])
+            C.check(name + ": umockdev-run -d FILE -- sysdev-tree --check-udev agrees", rcs[1] == "0",
+                    open(outs[1]).read()[-800:] if os.path.exists(outs[1]) else rcs)
             # class_dir is left out: a grouping directory below a device without a
             # subsystem, or of a name umockdev takes for a bus, does not survive (documented)
             fields = ("subsystem", "driver", "devnum", "devname", "devtype")
-            if check(name + ": umockdev-run -d FILE -- sysdev-tree --json --all works", rcs[2] == "0", rcs):
+            if C.check(name + ": umockdev-run -d FILE -- sysdev-tree --json --all works", rcs[2] == "0", rcs):
                 inside = {}
 
                 def walk(n):
@@ -244,17 +246,17 @@ def main():
                     walk(n)
                 diff = [(p, f, inside.get(p, {}).get(f), oracle[p][f]) for p in rec for f in fields
                         if inside.get(p, {}).get(f) != oracle[p][f]]
-                check(name + ": in the testbed sysdev-tree shows the fixture's fields", not diff, diff[:5])
+                C.check(name + ": in the testbed sysdev-tree shows the fixture's fields", not diff, diff[:5])
 
             # round trip: import the export again
             back = os.path.join(tmp, name[:-6] + ".back")
-            rc, _, err = run(FIXTURE, "import", rec_file, back)
-            check(name + ": import of the export exits 0", rc == 0, err)
+            rc, _, err = T.run3([FIXTURE, "import", rec_file, back], timeout=300)
+            C.check(name + ": import of the export exits 0", rc == 0, err)
             found, err = tree_devices(back)
-            if check(name + ": the imported export walks", found is not None, err):
+            if C.check(name + ": the imported export walks", found is not None, err):
                 diff = [(p, f, found.get(p, {}).get(f), oracle[p][f]) for p in rec for f in fields
                         if found.get(p, {}).get(f) != oracle[p][f]]
-                check(name + ": export then import keeps each device's fields", not diff, diff[:5])
+                C.check(name + ": export then import keeps each device's fields", not diff, diff[:5])
                 same_attrs = []
                 for p, r in list(rec.items())[:40]:
                     for a in r["A"]:
@@ -262,29 +264,29 @@ def main():
                         dst = os.path.join(back, p.lstrip("/"), a)
                         if open(src, "rb").read() != open(dst, "rb").read():
                             same_attrs.append((p, a))
-                check(name + ": attribute contents survive export and import", not same_attrs,
-                      same_attrs[:5])
+                C.check(name + ": attribute contents survive export and import", not same_attrs,
+                        same_attrs[:5])
             shutil.rmtree(d, ignore_errors=True)
             shutil.rmtree(back, ignore_errors=True)
 
         # ---------- the recipe on a system root and a directory
-        rc, out, err = run("umockdev-run", "-d", os.path.join(tmp, "article.umockdev"), "--", TREE, env=UMOCK_ENV)
-        check("recipe: umockdev-run -d FILE -- sysdev-tree draws the tree",
-              rc == 0 and out.startswith("/devices/") and "2-0045" in out, err)
+        rc, out, err = T.run3(["umockdev-run", "-d", os.path.join(tmp, "article.umockdev"), "--", TREE], env=UMOCK_ENV, timeout=300)
+        C.check("recipe: umockdev-run -d FILE -- sysdev-tree draws the tree",
+                rc == 0 and out.startswith("/devices/") and "2-0045" in out, err)
 
         # ---------- import: this machine, recorded by umockdev-record --all
         host = os.path.join(tmp, "host.umockdev")
         with open(host, "w") as f:
             p = subprocess.run(["umockdev-record", "--all"], stdout=f, stderr=subprocess.PIPE)
-        check("umockdev-record --all records this machine", p.returncode == 0 and os.path.getsize(host) > 0,
-              p.stderr.decode(errors="replace")[-500:])
+        C.check("umockdev-record --all records this machine", p.returncode == 0 and os.path.getsize(host) > 0,
+                p.stderr.decode(errors="replace")[-500:])
         live, err = tree_devices("/sys")
         check_import("umockdev-record --all", host, tmp, live=live)
 
         # ---------- import: the recordings Debian's umockdev source ships
         recs, why = debian_recordings()
-        check("Debian's umockdev source package ships recordings (apt-get source)", len(recs) >= 5,
-              why or recs)
+        C.check("Debian's umockdev source package ships recordings (apt-get source)", len(recs) >= 5,
+                why or recs)
         for r in recs:
             check_import("debian:" + os.path.basename(r), r, tmp)
 
@@ -305,34 +307,34 @@ def main():
             with open(f, "w") as fh:
                 fh.write(text)
             dest = os.path.join(tmp, "bad-dest")
-            rc, out, err = run(FIXTURE, "import", f, dest)
-            check("import refuses " + why + ": exit 1, one line",
-                  rc == 1 and err.count("\n") == 1 and "bad.umockdev" in err, (rc, err))
-            check("import refuses " + why + ": no directory left", not os.path.exists(dest))
+            rc, out, err = T.run3([FIXTURE, "import", f, dest], timeout=300)
+            C.check("import refuses " + why + ": exit 1, one line",
+                    rc == 1 and err.count("\n") == 1 and "bad.umockdev" in err, (rc, err))
+            C.check("import refuses " + why + ": no directory left", not os.path.exists(dest))
         f = os.path.join(tmp, "abs.umockdev")
         with open(f, "w") as fh:
             fh.write("P: /devices/a\nE: SUBSYSTEM=x\nL: firmware_node=/etc\nL: of_node=../../../x\n"
                      "A: name=a\\nb\\101\n")
         dest = os.path.join(tmp, "abs")
-        rc, out, err = run(FIXTURE, "import", f, dest)
-        check("links pointing outside the tree are left out, and said so",
-              rc == 0 and "2 links" in err and not os.path.lexists(os.path.join(dest, "devices/a/of_node")),
-              err)
-        check("A: values are unescaped as umockdev does (\\n, octal)",
-              rc == 0 and open(os.path.join(dest, "devices/a/name"), "rb").read() == b"a\nbA")
-        rc, out, err = run(FIXTURE, "import", f, dest)
-        check("import into a directory that is not empty: exit 1", rc == 1 and "not empty" in err, err)
+        rc, out, err = T.run3([FIXTURE, "import", f, dest], timeout=300)
+        C.check("links pointing outside the tree are left out, and said so",
+                rc == 0 and "2 links" in err and not os.path.lexists(os.path.join(dest, "devices/a/of_node")),
+                err)
+        C.check("A: values are unescaped as umockdev does (\\n, octal)",
+                rc == 0 and open(os.path.join(dest, "devices/a/name"), "rb").read() == b"a\nbA")
+        rc, out, err = T.run3([FIXTURE, "import", f, dest], timeout=300)
+        C.check("import into a directory that is not empty: exit 1", rc == 1 and "not empty" in err, err)
         for args in (["export", FIXTURES + "/article.sysfs"], ["export", "--umockdev"],
                      ["import", f], ["export", "--json", FIXTURES + "/article.sysfs"],
                      ["import", "--sanitize", f], ["import", f, "--full"],
                      ["export", "--umockdev", "--all"]):
-            rc, out, err = run(FIXTURE, *args)
-            check("usage error: sysdev-fixture %s: exit 2" % " ".join(args[:2]), rc == 2 and out == "", (rc, err))
-        rc, out, err = run(FIXTURE, "export", "--umockdev", os.path.join(tmp, "nonexistent"))
-        check("export of a root that is not there: exit 1, one line", rc == 1 and err.count("\n") == 1, err)
+            rc, out, err = T.run3([FIXTURE, *args], timeout=300)
+            C.check("usage error: sysdev-fixture %s: exit 2" % " ".join(args[:2]), rc == 2 and out == "", (rc, err))
+        rc, out, err = T.run3([FIXTURE, "export", "--umockdev", os.path.join(tmp, "nonexistent")], timeout=300)
+        C.check("export of a root that is not there: exit 1, one line", rc == 1 and err.count("\n") == 1, err)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    finish()
+    C.finish()
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * sysdev_device_new(): every DEVICE form of SPEC section 6 (syspath, devpath,
+ * sysdev_device_new(): every DEVICE form of sysdev-tree(1) (syspath, devpath,
  * SUBSYSTEM:NAME, /dev/NODE) on any string, against a small fixture tree
  * built at start: real devices, class and bus links, S/dev entries, link
  * loops, links that leave the root.  An input that starts with byte 0x01 has

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Power attributes.  sysdev_parse_latency_tolerance() on any string, checked
- * against an independent reading of the SPEC (auto, any, or decimal
+ * against an independent reading of the rules in sysdev(7) (auto, any, or decimal
  * 0..S32_MAX, one trailing newline allowed); then power_read_at() on a
  * power/ directory whose files hold pieces of the input (split at NUL).
  */
@@ -29,7 +29,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-/* The SPEC, written out plainly: -1 invalid, else the kind; *us set. */
+/* The rules, written out plainly: -1 invalid, else the kind; *us set. */
 static int reference(const char *s, size_t len, int64_t *us)
 {
 	if (len && s[len - 1] == '\n')

@@ -29,15 +29,13 @@ import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import sysdevtest as T  # noqa: E402
+
 TIMEOUT = 20.0
-SKIP = 77
+SKIP = T.SKIP
 
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    print("FAIL: " + msg, flush=True)
+C = T.Checker()
 
 
 def note(msg):
@@ -55,40 +53,6 @@ def raise_nofile():
 
 def b(s):
     return s if isinstance(s, bytes) else s.encode("utf-8", "surrogateescape")
-
-
-def mkdirs(root, rel):
-    os.makedirs(os.path.join(b(root), b(rel)), exist_ok=True)
-
-
-def write(root, rel, data=b"", mode=None):
-    p = os.path.join(b(root), b(rel))
-    os.makedirs(os.path.dirname(p), exist_ok=True)
-    with open(p, "wb") as f:
-        f.write(b(data))
-    if mode is not None:
-        os.chmod(p, mode)
-
-
-def link(root, rel, target):
-    p = os.path.join(b(root), b(rel))
-    os.makedirs(os.path.dirname(p), exist_ok=True)
-    os.symlink(b(target), p)
-
-
-def fifo(root, rel):
-    p = os.path.join(b(root), b(rel))
-    os.makedirs(os.path.dirname(p), exist_ok=True)
-    os.mkfifo(p)
-
-
-def device(root, rel, uevent=b"", subsystem=None, driver=None):
-    """A device directory: a regular uevent, optional subsystem/driver links."""
-    write(root, rel + "/uevent" if isinstance(rel, str) else rel + b"/uevent", uevent)
-    if subsystem:
-        link(root, b(rel) + b"/subsystem", subsystem)
-    if driver:
-        link(root, b(rel) + b"/driver", driver)
 
 
 def snapshot(root):
@@ -294,13 +258,13 @@ def check(r, rcs=(0, 1, 2), names=(), want_json=False, one_line=True, verdict_rc
     """The common contract of every run; returns the parsed JSON or None."""
     what = show(r.args[1:])
     if r.timed_out:
-        fail("%s: did not end within %.0f s" % (what, TIMEOUT))
+        C.fail("%s: did not end within %.0f s" % (what, TIMEOUT))
         return None
     if r.rc < 0:
-        fail("%s: died of signal %d; stderr: %r" % (what, -r.rc, r.err[-2000:]))
+        C.fail("%s: died of signal %d; stderr: %r" % (what, -r.rc, r.err[-2000:]))
         return None
     if r.rc not in rcs:
-        fail("%s: exit %d, expected %s; stderr: %r" % (what, r.rc, rcs, r.err[-2000:]))
+        C.fail("%s: exit %d, expected %s; stderr: %r" % (what, r.rc, rcs, r.err[-2000:]))
     doc = None
     lines = r.err.split(b"\n")
     if lines and lines[-1] == b"":
@@ -308,27 +272,27 @@ def check(r, rcs=(0, 1, 2), names=(), want_json=False, one_line=True, verdict_rc
     if r.rc == 0 or (r.rc == verdict_rc and not r.err):
         # exit 0, or a verdict exit (--diff/--check-udev: "they differ") with its report on stdout
         if r.err:
-            fail("%s: exit 0 but stderr: %r" % (what, r.err[-2000:]))
+            C.fail("%s: exit 0 but stderr: %r" % (what, r.err[-2000:]))
     else:
         if not r.err.endswith(b"\n") or not lines:
-            fail("%s: exit %d without a message ending in a newline: %r" % (what, r.rc, r.err[-500:]))
+            C.fail("%s: exit %d without a message ending in a newline: %r" % (what, r.rc, r.err[-500:]))
             return None
         msgs = [ln for ln in lines if not ln.startswith(b"Try '")]
         if r.rc == 2 and len(lines) != len(msgs) and lines[-1] != msgs[-1] and not lines[-1].startswith(b"Try '"):
-            fail("%s: usage hint is not the last line: %r" % (what, r.err))
+            C.fail("%s: usage hint is not the last line: %r" % (what, r.err))
         for ln in msgs:
             if not ln.startswith(b"sysdev-tree: "):
-                fail("%s: stderr line not from sysdev-tree: %r" % (what, ln[:500]))
+                C.fail("%s: stderr line not from sysdev-tree: %r" % (what, ln[:500]))
         if one_line and len(msgs) != 1:
-            fail("%s: %d message lines on stderr, expected one: %r" % (what, len(msgs), r.err[-2000:]))
+            C.fail("%s: %d message lines on stderr, expected one: %r" % (what, len(msgs), r.err[-2000:]))
         for n in names:
             if not any(b(n) in ln for ln in msgs):
-                fail("%s: message does not name %r: %r" % (what, n, r.err[-1000:]))
+                C.fail("%s: message does not name %r: %r" % (what, n, r.err[-1000:]))
     if want_json and (r.rc == 0 or r.out):
         try:
             doc = parse_json(r.out)
         except Exception as ex:  # noqa: BLE001
-            fail("%s: invalid JSON (%s): %r" % (what, ex, r.out[:300]))
+            C.fail("%s: invalid JSON (%s): %r" % (what, ex, r.out[:300]))
     return doc
 
 
@@ -359,15 +323,15 @@ def check_text(r, expect_lines=None):
         try:
             s = ln.decode("utf-8")
         except UnicodeDecodeError:
-            fail("%s: an output line is not valid UTF-8: %r" % (what, ln[:300]))
+            C.fail("%s: an output line is not valid UTF-8: %r" % (what, ln[:300]))
             continue
         bad = [c for c in s if (ord(c) < 0x20 and c != "\033") or 0x7f <= ord(c) <= 0x9f or c in "\u2028\u2029"]
         if bad:
-            fail("%s: raw control characters %r in a line: %r" % (what, bad, ln[:300]))
+            C.fail("%s: raw control characters %r in a line: %r" % (what, bad, ln[:300]))
         if len(s.splitlines()) > 1:
-            fail("%s: a line splits in two for a reader of str.splitlines(): %r" % (what, ln[:300]))
+            C.fail("%s: a line splits in two for a reader of str.splitlines(): %r" % (what, ln[:300]))
     if expect_lines is not None and len(lines) != expect_lines:
-        fail("%s: %d lines, expected %d: %r" % (what, len(lines), expect_lines, r.out[:600]))
+        C.fail("%s: %d lines, expected %d: %r" % (what, len(lines), expect_lines, r.out[:600]))
     return lines
 
 
@@ -398,7 +362,7 @@ class Case:
         after = snapshot(self.tmp)
         changed = [k for k in diff_snapshots(self.before, after) if k not in allowed]
         if changed:
-            fail("%s: the tree changed: %r" % (self.name, changed[:10]))
+            C.fail("%s: the tree changed: %r" % (self.name, changed[:10]))
 
     def cleanup(self):
         rm_tree(self.tmp)
@@ -439,10 +403,10 @@ class Case:
                 cap = os.path.join(capdir, "cap")
                 r = self.cli("--capture", cap)
                 if r.timed_out or r.rc not in ((0,) if tree_rcs == (0,) else (0, 1)):
-                    fail("%s: --capture: exit %s: %r" % (self.name, r.rc, r.err[:500]))
+                    C.fail("%s: --capture: exit %s: %r" % (self.name, r.rc, r.err[:500]))
                 bad = [ln for ln in text_lines(r.err) if not ln.startswith(b"sysdev-tree: ")]
                 if bad:
-                    fail("%s: --capture: stderr %r" % (self.name, r.err[:1000]))
+                    C.fail("%s: --capture: stderr %r" % (self.name, r.err[:1000]))
                 if r.rc == 0 and doc:
                     r = self.cli("--json", "--all", root=cap)
                     cdoc = check(r, rcs=(0,), want_json=True)
@@ -450,60 +414,60 @@ class Case:
                         want = sorted((b(n["path"]), n["kind"]) for n in nodes_of(doc))
                         got = sorted((b(n["path"]), n["kind"]) for n in nodes_of(cdoc))
                         if want != got:
-                            fail("%s: the capture walks differently: only original %r, only capture %r"
-                                 % (self.name, sorted(set(want) - set(got))[:5], sorted(set(got) - set(want))[:5]))
+                            C.fail("%s: the capture walks differently: only original %r, only capture %r"
+                                   % (self.name, sorted(set(want) - set(got))[:5], sorted(set(got) - set(want))[:5]))
             finally:
                 rm_tree(capdir)
             # libudev's own trouble (a link loop in S/class) is a warning line before the report
             r = self.cli("--check-udev")
             if r.timed_out or r.rc not in (0, 1, 2):
-                fail("%s: --check-udev: exit %s%s" % (self.name, r.rc, " (timeout)" if r.timed_out else ""))
+                C.fail("%s: --check-udev: exit %s%s" % (self.name, r.rc, " (timeout)" if r.timed_out else ""))
             bad = [ln for ln in text_lines(r.err) if not ln.startswith(b"sysdev-tree: ")]
             if bad or (r.rc == 2 and not r.err):
-                fail("%s: --check-udev: stderr %r" % (self.name, r.err[:1000]))
+                C.fail("%s: --check-udev: stderr %r" % (self.name, r.err[:1000]))
             check_text(r)
         if doc and expect_devices is not None:
             got = sorted(b(n["path"]) for n in nodes_of(doc) if n["kind"] == "device")
             want = sorted(b(d) for d in expect_devices)
             if got != want:
-                fail("%s: devices %r, expected %r" % (self.name, got[:20], want[:20]))
+                C.fail("%s: devices %r, expected %r" % (self.name, got[:20], want[:20]))
         return doc
 
 
 def base_tree(root):
     """A small sane tree: the reference for RSS and a place for devices."""
-    mkdirs(root, "devices/platform")
-    write(root, "devices/platform/uevent", b"")
-    mkdirs(root, "bus/platform/devices")
-    mkdirs(root, "class")
+    T.Tree(root).dir("devices/platform")
+    T.Tree(root).file("devices/platform/uevent", b"")
+    T.Tree(root).dir("bus/platform/devices")
+    T.Tree(root).dir("class")
 
 
 def case_fifo(c):
     r = c.root
+    fs = T.Tree(r)
     base_tree(r)
     # a FIFO uevent: not a regular file, so not a device
-    fifo(r, "devices/platform/fifodev/uevent")
-    write(r, "devices/platform/fifodev/dev", "1:3\n")
+    fs.fifo("devices/platform/fifodev/uevent")
+    fs.file("devices/platform/fifodev/dev", "1:3\n")
     # a device whose attributes, dev and power files are FIFOs
-    device(r, "devices/platform/realdev", b"MAJOR=1\nMINOR=5\nDEVNAME=realdev\n",
-           subsystem="../../../bus/platform")
-    fifo(r, "devices/platform/realdev/dev")
-    fifo(r, "devices/platform/realdev/attr_fifo")
+    fs.device("devices/platform/realdev", uevent=b"MAJOR=1\nMINOR=5\nDEVNAME=realdev\n", power=False, subsystem_link="../../../bus/platform")
+    fs.fifo("devices/platform/realdev/dev")
+    fs.fifo("devices/platform/realdev/attr_fifo")
     for a in ("runtime_status", "control", "wakeup", "pm_qos_latency_tolerance_us",
               "pm_qos_resume_latency_us", "pm_qos_no_power_off"):
-        fifo(r, "devices/platform/realdev/power/" + a)
-    link(r, "bus/platform/devices/realdev", "../../../devices/platform/realdev")
-    link(r, "bus/platform/devices/fifodev", "../../../devices/platform/fifodev")
-    mkdirs(r, "class/fifocls")
-    link(r, "class/fifocls/realdev", "../../devices/platform/realdev")
-    fifo(r, "class/fifocls/fake/power/runtime_status")
-    mkdirs(r, "dev/char")
-    link(r, "dev/char/1:3", "../../devices/platform/fifodev")
-    fifo(r, "dev/char/1:4")
+        fs.fifo("devices/platform/realdev/power/" + a)
+    fs.link("bus/platform/devices/realdev", "../../../devices/platform/realdev")
+    fs.link("bus/platform/devices/fifodev", "../../../devices/platform/fifodev")
+    fs.dir("class/fifocls")
+    fs.link("class/fifocls/realdev", "../../devices/platform/realdev")
+    fs.fifo("class/fifocls/fake/power/runtime_status")
+    fs.dir("dev/char")
+    fs.link("dev/char/1:3", "../../devices/platform/fifodev")
+    fs.fifo("dev/char/1:4")
     # device nodes where sysfs has regular files (/dev/null and /dev/zero)
     for rel, minor in (("devices/platform/nulldev/uevent", 3), ("devices/platform/realdev/attr_zero", 5),
                        ("class/fifocls/zero/power/runtime_status", 5)):
-        mkdirs(r, os.path.dirname(rel))
+        fs.dir(os.path.dirname(rel))
         try:
             os.mknod(os.path.join(r, rel), stat.S_IFCHR | 0o644, os.makedev(1, minor))
         except PermissionError:
@@ -524,9 +488,9 @@ def case_fifo(c):
     if doc:
         kinds = {n["path"]: n["kind"] for n in nodes_of(doc)}
         if kinds.get("/devices/platform/fifodev") == "device":
-            fail("fifo: a FIFO uevent made a device")
+            C.fail("fifo: a FIFO uevent made a device")
         if kinds.get("/devices/platform/nulldev") == "device":
-            fail("fifo: a device-node uevent made a device")
+            C.fail("fifo: a device-node uevent made a device")
     check(c.cli("--parents", "/devices/platform/fifodev"), rcs=(1,), names=("/devices/platform/fifodev",))
     check(c.cli("--parents", "/devices/platform/realdev"), rcs=(0,))
     check(c.cli("--parents", "platform:fifodev"), rcs=(1,), names=("platform:fifodev",))
@@ -534,7 +498,7 @@ def case_fifo(c):
     rr = c.cli("--get-latency-tolerance", "/devices/platform/realdev")
     check(rr, rcs=(1,), names=("/devices/platform/realdev",))
     if b"not a regular file" not in rr.err:
-        fail("fifo: reading a FIFO latency tolerance: %r" % rr.err)
+        C.fail("fifo: reading a FIFO latency tolerance: %r" % rr.err)
     check(c.cli("--set-latency-tolerance", "5", "/devices/platform/realdev"), rcs=(1,),
           names=("/devices/platform/realdev",))
     check(c.cli("--parents", "/dev/realdev"), rcs=(1,), names=("/dev/realdev",))
@@ -544,7 +508,7 @@ def case_fifo(c):
     rr = c.cli("--stats", "--json")
     st = check(rr, rcs=(0,), want_json=True)
     if st and any("\x00" in k or "SENTINEL" in k for k in st["runtime_status"]["class"]):
-        fail("fifo: a FIFO or /dev/zero was counted as a runtime status: %r" % st["runtime_status"])
+        C.fail("fifo: a FIFO or /dev/zero was counted as a runtime status: %r" % st["runtime_status"])
     for p, fd in held:
         try:
             left = os.read(fd, 64)
@@ -552,44 +516,45 @@ def case_fifo(c):
             left = b""
         os.close(fd)
         if left != b"SENTINEL\n":
-            fail("fifo: %s was read by the CLI (left: %r)" % (p[len(c.root):], left))
+            C.fail("fifo: %s was read by the CLI (left: %r)" % (p[len(c.root):], left))
     c.verify_untouched()
 
 
 def case_symlinks(c):
     r = c.root
+    fs = T.Tree(r)
     base_tree(r)
     d = "devices/platform/loopdev"
-    device(r, d, b"DEVNAME=loopdev\n", subsystem="subsystem", driver="../nowhere/drivers/gone")
-    write(r, d + "/dev", "7:0\n")
-    link(r, d + "/up", "..")                 # a link to a directory: never followed
-    link(r, d + "/self", ".")
-    link(r, d + "/loopA", "loopB")
-    link(r, d + "/loopB", "loopA")
-    link(r, d + "/power", "power")           # power/ that is a link loop
-    device(r, "devices/platform/dangling", b"", subsystem="../../../bus/none", driver="/nonexistent/x")
-    mkdirs(r, "devices/platform/linkuevent")
-    link(r, "devices/platform/linkuevent/uevent", "../loopdev/uevent")
-    link(r, "devices/platform/linkdir", "../platform")
-    link(r, "devices/platform/outside", "/")
-    mkdirs(r, "class/lc")
-    link(r, "class/lc/a", "b")
-    link(r, "class/lc/b", "a")
-    link(r, "class/lc/self", "self")
-    link(r, "class/lc/dangle", "../../devices/nowhere")
-    link(r, "class/lc/out", "/etc")
-    link(r, "class/lc/up", "../../../../../../../../../../etc")
-    link(r, "class/lc/ok", "../../devices/platform/loopdev")
-    mkdirs(r, "bus/lb")
-    link(r, "bus/lb/devices", "devices")
-    link(r, "bus/platform/devices/loopdev", "../../../devices/platform/loopdev")
-    mkdirs(r, "dev/char")
-    mkdirs(r, "dev/block")
-    link(r, "dev/char/1:1", "1:1")
-    link(r, "dev/char/1:2", "../../devices/nowhere")
-    link(r, "dev/block/8:0", "/etc")
-    link(r, "dev/block/7:0", "../../devices/platform/loopdev")
-    link(r, "dev/block/8:1", "../../../../../../../../../../etc")
+    fs.device(d, uevent=b"DEVNAME=loopdev\n", power=False, subsystem_link="subsystem", driver_link="../nowhere/drivers/gone")
+    fs.file(d + "/dev", "7:0\n")
+    fs.link(d + "/up", "..")                 # a link to a directory: never followed
+    fs.link(d + "/self", ".")
+    fs.link(d + "/loopA", "loopB")
+    fs.link(d + "/loopB", "loopA")
+    fs.link(d + "/power", "power")           # power/ that is a link loop
+    fs.device("devices/platform/dangling", uevent=b"", power=False, subsystem_link="../../../bus/none", driver_link="/nonexistent/x")
+    fs.dir("devices/platform/linkuevent")
+    fs.link("devices/platform/linkuevent/uevent", "../loopdev/uevent")
+    fs.link("devices/platform/linkdir", "../platform")
+    fs.link("devices/platform/outside", "/")
+    fs.dir("class/lc")
+    fs.link("class/lc/a", "b")
+    fs.link("class/lc/b", "a")
+    fs.link("class/lc/self", "self")
+    fs.link("class/lc/dangle", "../../devices/nowhere")
+    fs.link("class/lc/out", "/etc")
+    fs.link("class/lc/up", "../../../../../../../../../../etc")
+    fs.link("class/lc/ok", "../../devices/platform/loopdev")
+    fs.dir("bus/lb")
+    fs.link("bus/lb/devices", "devices")
+    fs.link("bus/platform/devices/loopdev", "../../../devices/platform/loopdev")
+    fs.dir("dev/char")
+    fs.dir("dev/block")
+    fs.link("dev/char/1:1", "1:1")
+    fs.link("dev/char/1:2", "../../devices/nowhere")
+    fs.link("dev/block/8:0", "/etc")
+    fs.link("dev/block/7:0", "../../devices/platform/loopdev")
+    fs.link("dev/block/8:1", "../../../../../../../../../../etc")
     c.freeze()
     c.standard_runs(expect_devices=["/devices/platform", "/devices/platform/loopdev",
                                     "/devices/platform/dangling"])
@@ -606,7 +571,7 @@ def case_symlinks(c):
         rr = c.cli("--json", start)
         check(rr, rcs=(0,), want_json=True)
         if b'"path": "/devices/platform",' not in rr.out:
-            fail("symlinks: %s does not start the walk at /devices/platform" % start)
+            C.fail("symlinks: %s does not start the walk at /devices/platform" % start)
     for start in ("lc:a", "/devices/platform/outside"):
         check(c.cli(start), rcs=(1,), names=(start,))
         check(c.cli("--json", start), rcs=(1,), names=(start,), want_json=True)
@@ -616,11 +581,11 @@ def case_symlinks(c):
         rr = c.cli("--parents", spec)
         check(rr, rcs=(1,), names=(spec,))
         if word not in rr.err:
-            fail("symlinks: --parents %s: %r, expected %r" % (spec, rr.err, word))
+            C.fail("symlinks: --parents %s: %r, expected %r" % (spec, rr.err, word))
     rr = c.cli("--explain", "/devices/platform/loopdev/self")
     check(rr, rcs=(0,))
     if not rr.out.startswith(b"/devices/platform/loopdev: device"):
-        fail("symlinks: --explain loopdev/self explains %r, expected loopdev itself" % rr.out)
+        C.fail("symlinks: --explain loopdev/self explains %r, expected loopdev itself" % rr.out)
     check(c.cli("--explain", "/devices/platform/linkuevent"), rcs=(0,))
     check(c.cli("--get-latency-tolerance", "lc:ok"), rcs=(1,), names=("loopdev",))
     check(c.cli("--set-latency-tolerance", "auto", "lc:ok"), rcs=(1,), names=("loopdev",))
@@ -630,8 +595,9 @@ def case_symlinks(c):
 def case_deep(c):
     """2100 one-char levels: the deepest path is longer than PATH_MAX."""
     r = c.root
+    fs = T.Tree(r)
     base_tree(r)
-    device(r, "devices/platform/deep", b"")
+    fs.device("devices/platform/deep", uevent=b"", power=False)
     levels = 2100
     deep_chain(os.path.join(r, "devices/platform/deep"), levels, uevent_every=100)
     c.freeze()
@@ -640,15 +606,15 @@ def case_deep(c):
         ns = nodes_of(doc)
         longest = max(len(b(n["path"])) for n in ns)
         if longest <= 4096:
-            fail("deep: longest reported path %d bytes, expected > PATH_MAX" % longest)
+            C.fail("deep: longest reported path %d bytes, expected > PATH_MAX" % longest)
         if len(ns) != levels + 3:
-            fail("deep: %d nodes, expected %d" % (len(ns), levels + 3))
+            C.fail("deep: %d nodes, expected %d" % (len(ns), levels + 3))
         devs = [n for n in ns if n["kind"] == "device"]
         if len(devs) != 2 + levels // 100:
-            fail("deep: %d devices, expected %d" % (len(devs), 2 + levels // 100))
+            C.fail("deep: %d devices, expected %d" % (len(devs), 2 + levels // 100))
         deepest = max(devs, key=lambda n: len(n["path"]))
         if deepest["parent"] != deepest["path"][: -2 * 100]:
-            fail("deep: parent of the deepest device is %r" % deepest["parent"][-50:])
+            C.fail("deep: parent of the deepest device is %r" % deepest["parent"][-50:])
     check(c.cli("--stats"), rcs=(0,))
     deep_dev = "/devices/platform/deep" + "/d" * 2000
     deep_dir = "/devices/platform/deep" + "/d" * 2050
@@ -660,13 +626,13 @@ def case_deep(c):
     rr = c.cli("--json", "--all", deep_dir)
     d2 = check(rr, rcs=(0,), want_json=True)
     if d2 and len(nodes_of(d2)) != levels - 2050 + 1:
-        fail("deep: walk from the deep start found %d nodes" % len(nodes_of(d2)))
+        C.fail("deep: walk from the deep start found %d nodes" % len(nodes_of(d2)))
     check(c.cli("--depth", "5", "--json", "--all"), rcs=(0,), want_json=True)
     rr = run([c.opts.cli, "--diff", c.root, c.root])
     check(rr, rcs=(0,))
     rr = c.cli("--check-udev")
     if rr.timed_out or rr.rc not in (0, 1):
-        fail("deep: --check-udev: exit %s: %r" % (rr.rc, rr.err[:500]))
+        C.fail("deep: --check-udev: exit %s: %r" % (rr.rc, rr.err[:500]))
     check(c.cli("--get-latency-tolerance", deep_dev), rcs=(1,), names=("/d/d/d",))
     c.verify_untouched()
 
@@ -701,20 +667,20 @@ HOSTILE_NAMES = [
 
 def case_names(c):
     r = b(c.root)
+    fs = T.Tree(r)
     base_tree(c.root)
     cls = b"cls\n\xff\"x"
-    mkdirs(r, b"class/" + cls)
-    mkdirs(r, b"bus/b\tus/drivers/drv\"\\\n")
+    fs.dir(b"class/" + cls)
+    fs.dir(b"bus/b\tus/drivers/drv\"\\\n")
     devs = []
     for i, name in enumerate(HOSTILE_NAMES):
         d = b"devices/platform/" + name
         devname = b"dn-" + name.replace(b"\n", b"_")
-        device(r, d, b"MAJOR=1\nMINOR=%d\nDEVNAME=%s\nDEVTYPE=t\ty\\\"\n" % (i, devname),
-               subsystem=b"../../../class/" + cls, driver=b"../../../bus/b\tus/drivers/drv\"\\\n")
-        write(r, d + b"/dev", b"1:%d\n" % i)
-        write(r, d + b"/attr\nname", name + b"\n")
-        mkdirs(r, d + b"/grp\x01" + name[:200])
-        link(r, b"class/" + cls + b"/" + name, b"../../" + d)
+        fs.device(d, uevent=b"MAJOR=1\nMINOR=%d\nDEVNAME=%s\nDEVTYPE=t\ty\\\"\n" % (i, devname), power=False, subsystem_link=b"../../../class/" + cls, driver_link=b"../../../bus/b\tus/drivers/drv\"\\\n")
+        fs.file(d + b"/dev", b"1:%d\n" % i)
+        fs.file(d + b"/attr\nname", name + b"\n")
+        fs.dir(d + b"/grp\x01" + name[:200])
+        fs.link(b"class/" + cls + b"/" + name, b"../../" + d)
         devs.append((b"/" + d, devname))
     c.freeze()
     doc = c.standard_runs(expect_devices=[b"/devices/platform"] + [d for d, _ in devs])
@@ -722,20 +688,20 @@ def case_names(c):
         for n in nodes_of(doc):
             path = b(n["path"])
             if not os.path.lexists(r + path):
-                fail("names: JSON path %r does not round-trip to an existing directory" % path)
+                C.fail("names: JSON path %r does not round-trip to an existing directory" % path)
             if b(n["name"]) != path.rsplit(b"/", 1)[1]:
-                fail("names: name %r is not the last component of %r" % (b(n["name"]), path))
+                C.fail("names: name %r is not the last component of %r" % (b(n["name"]), path))
         bypath = {b(n["path"]): n for n in nodes_of(doc)}
         for d, devname in devs:
             n = bypath.get(d)
             if not n:
                 continue
             if b(n["devname"] or "") != devname:
-                fail("names: devname of %r is %r, expected %r" % (d, n["devname"], devname))
+                C.fail("names: devname of %r is %r, expected %r" % (d, n["devname"], devname))
             if b(n["subsystem"] or "") != cls:
-                fail("names: subsystem of %r is %r" % (d, n["subsystem"]))
+                C.fail("names: subsystem of %r is %r" % (d, n["subsystem"]))
             if b(n["driver"] or "") != b"drv\"\\\n":
-                fail("names: driver of %r is %r" % (d, n["driver"]))
+                C.fail("names: driver of %r is %r" % (d, n["driver"]))
     for d, _ in devs:
         rr = c.cli("--parents", d)
         check(rr, rcs=(0,))
@@ -746,7 +712,7 @@ def case_names(c):
         rr = c.cli("--json", "--parents", d)
         pd = check(rr, rcs=(0,), want_json=True)
         if pd and b(pd["chain"][0]["path"]) != d:
-            fail("names: --parents --json path %r != %r" % (pd["chain"][0]["path"], d))
+            C.fail("names: --parents --json path %r != %r" % (pd["chain"][0]["path"], d))
         rr = c.cli("--all", "--attrs", d)
         check(rr, rcs=(0,))
         check_text(rr, expect_lines=4)  # the device, @dev, @attr\nname, grp/
@@ -756,11 +722,11 @@ def case_names(c):
     rr = c.cli("--subsystem", cls, "--json")
     sd = check(rr, rcs=(0,), want_json=True)
     if sd and len(sd["devices"]) != len(devs):
-        fail("names: --subsystem --json listed %d devices" % len(sd["devices"]))
+        C.fail("names: --subsystem --json listed %d devices" % len(sd["devices"]))
     rr = c.cli("--stats", "--json")
     st = check(rr, rcs=(0,), want_json=True)
     if st and {b(k): v for k, v in st["subsystems"].items()}.get(cls) != len(devs):
-        fail("names: stats subsystems %r" % st["subsystems"])
+        C.fail("names: stats subsystems %r" % st["subsystems"])
     # errors that name a hostile argument stay one line
     for bad in (b"/devices/no\nsuch", b"no\nsuch:dev\xff", b"/dev/x\ny"):
         rr = c.cli("--parents", bad)
@@ -770,6 +736,7 @@ def case_names(c):
 
 def case_bigfile(c):
     r = c.root
+    fs = T.Tree(r)
     base_tree(r)
     size = 64 << 20
 
@@ -780,21 +747,21 @@ def case_bigfile(c):
             f.write(head)
             f.truncate(size)
 
-    device(r, "devices/platform/big", b"", subsystem="../../../bus/platform")
+    fs.device("devices/platform/big", uevent=b"", power=False, subsystem_link="../../../bus/platform")
     big("devices/platform/big/uevent")
-    write(r, "devices/platform/big/dev", "1:9\n")
+    fs.file("devices/platform/big/dev", "1:9\n")
     big("devices/platform/big/attr", b"x")
     for a in ("runtime_status", "control", "wakeup", "pm_qos_latency_tolerance_us"):
         big("devices/platform/big/power/" + a, b"auto\n")
     # a uevent one byte over the library's bound, with a DEVNAME early on
-    device(r, "devices/platform/edge", b"")
-    write(r, "devices/platform/edge/uevent", b"DEVNAME=edge\n" + b"K=" + b"v" * (64 * 1024 - 15 + 2) + b"\n")
-    write(r, "devices/platform/edge/dev", "1:10\n")
-    link(r, "bus/platform/devices/big", "../../../devices/platform/big")
-    mkdirs(r, "class/bc")
-    link(r, "class/bc/big", "../../devices/platform/big")
-    mkdirs(r, "dev/char")
-    link(r, "dev/char/1:9", "../../devices/platform/big")
+    fs.device("devices/platform/edge", uevent=b"", power=False)
+    fs.file("devices/platform/edge/uevent", b"DEVNAME=edge\n" + b"K=" + b"v" * (64 * 1024 - 15 + 2) + b"\n")
+    fs.file("devices/platform/edge/dev", "1:10\n")
+    fs.link("bus/platform/devices/big", "../../../devices/platform/big")
+    fs.dir("class/bc")
+    fs.link("class/bc/big", "../../devices/platform/big")
+    fs.dir("dev/char")
+    fs.link("dev/char/1:9", "../../devices/platform/big")
     c.freeze()
     ref = c.opts.tiny_rss
     for args in (["--json", "--all", "--attrs", "--power"], ["--all", "--attrs", "--power"], ["--stats"],
@@ -802,8 +769,8 @@ def case_bigfile(c):
         rr = c.cli(*args)
         check(rr, rcs=(0, 1), want_json="--json" in args)
         if RUSAGE and rr.rss_kib > ref + 24 * 1024:
-            fail("bigfile: %s: peak RSS %d KiB, a tiny tree needs %d KiB: unbounded read?"
-                 % (show(args), rr.rss_kib, ref))
+            C.fail("bigfile: %s: peak RSS %d KiB, a tiny tree needs %d KiB: unbounded read?"
+                   % (show(args), rr.rss_kib, ref))
         note("bigfile: %s: rc %d, %.2f s, peak RSS %d KiB (tiny tree %d KiB)"
              % (show(args), rr.rc, rr.elapsed, rr.rss_kib, ref))
     c.standard_runs(expect_devices=["/devices/platform", "/devices/platform/big", "/devices/platform/edge"])
@@ -812,11 +779,11 @@ def case_bigfile(c):
 
 
 def case_empty(c):
-    mkdirs(c.root, "devices")
+    T.Tree(c.root).dir("devices")
     c.freeze()
     doc = c.standard_runs(expect_devices=[])
     if doc and (doc["nodes"][0]["kind"] != "root" or doc["nodes"][0]["children"]):
-        fail("empty: %r" % doc)
+        C.fail("empty: %r" % doc)
     check(c.cli("--parents", "/devices/x"), rcs=(1,), names=("/devices/x",))
     check(c.cli("--parents", "block:sda"), rcs=(1,), names=("block:sda",))
     check(c.cli("--parents", "/dev/sda"), rcs=(1,), names=("/dev/sda",))
@@ -826,35 +793,36 @@ def case_empty(c):
 
 def case_noclassbus(c):
     r = c.root
-    device(r, "devices/platform/d1", b"", subsystem="../../../bus/pci", driver="../../../bus/pci/drivers/x")
-    device(r, "devices/virtual/net/lo", b"INTERFACE=lo\n", subsystem="../../../../class/net")
-    write(r, "class", b"not a directory\n")   # class/ is a file, bus/ is absent
+    fs = T.Tree(r)
+    fs.device("devices/platform/d1", uevent=b"", power=False, subsystem_link="../../../bus/pci", driver_link="../../../bus/pci/drivers/x")
+    fs.device("devices/virtual/net/lo", uevent=b"INTERFACE=lo\n", power=False, subsystem_link="../../../../class/net")
+    fs.file("class", b"not a directory\n")   # class/ is a file, bus/ is absent
     c.freeze()
     doc = c.standard_runs(expect_devices=["/devices/platform/d1", "/devices/virtual/net/lo"])
     if doc:
         kinds = {n["path"]: n["kind"] for n in nodes_of(doc)}
         if kinds.get("/devices/virtual/net") == "class-dir":
-            fail("noclassbus: net/ is a class-dir without S/class")
+            C.fail("noclassbus: net/ is a class-dir without S/class")
     check(c.cli("--parents", "net:lo"), rcs=(1,), names=("net:lo",))
     check(c.cli("--parents", "/devices/virtual/net/lo"), rcs=(0,))
     rr = c.cli("--stats", "--json")
     st = check(rr, rcs=(0,), want_json=True)
     if st and st["bus_class_names"]:
-        fail("noclassbus: bus_class_names %r" % st["bus_class_names"])
+        C.fail("noclassbus: bus_class_names %r" % st["bus_class_names"])
     c.verify_untouched()
 
 
 def case_badroot(c):
     t = c.tmp
-    write(t, "file", b"x")
+    T.Tree(t).file("file", b"x")
     os.mkfifo(os.path.join(t, "fifo"))
-    mkdirs(t, "nodevices/class")
-    write(t, "devfile/devices", b"")
-    mkdirs(t, "devlink/real")
-    link(t, "devlink/devices", "real")
-    link(t, "dangling", "nowhere")
-    link(t, "loop", "loop")
-    mkdirs(t, "fifodevices")
+    T.Tree(t).dir("nodevices/class")
+    T.Tree(t).file("devfile/devices", b"")
+    T.Tree(t).dir("devlink/real")
+    T.Tree(t).link("devlink/devices", "real")
+    T.Tree(t).link("dangling", "nowhere")
+    T.Tree(t).link("loop", "loop")
+    T.Tree(t).dir("fifodevices")
     os.mkfifo(os.path.join(t, "fifodevices/devices"))
     c.freeze()
     for name in ("file", "fifo", "nothere", "nodevices", "devfile", "devlink", "dangling", "loop",
@@ -865,7 +833,7 @@ def case_badroot(c):
             rr = c.cli(*args, root=root)
             check(rr, rcs=(1,), names=(root,))
             if rr.out:
-                fail("badroot: %s: output on stdout: %r" % (root, rr.out[:200]))
+                C.fail("badroot: %s: output on stdout: %r" % (root, rr.out[:200]))
     rr = c.cli(root="")
     check(rr, rcs=(1, 2), names=("--root",))
     c.verify_untouched()
@@ -886,18 +854,19 @@ def case_unreadable(c):
             c.opts = argparse.Namespace(**dict(vars(c.opts), cli=copy))
             note("unreadable: running a copy of the CLI as uid 65534: %s" % copy)
     r = c.root
+    fs = T.Tree(r)
     base_tree(r)
-    device(r, "devices/platform/priv", b"")
-    device(r, "devices/platform/priv/child", b"")
-    device(r, "devices/platform/d1", b"DEVNAME=d1\n", subsystem="../../../bus/platform")
-    write(r, "devices/platform/d1/dev", "1:1\n")
-    write(r, "devices/platform/d1/secret", "s\n", mode=0)
-    write(r, "devices/platform/d1/power/runtime_status", "active\n", mode=0)
-    write(r, "devices/platform/d1/power/pm_qos_latency_tolerance_us", "auto\n", mode=0)
-    mkdirs(r, "devices/platform/d1/grp/sub")
-    mkdirs(r, "class/cc")
-    link(r, "class/cc/d1", "../../devices/platform/d1")
-    link(r, "bus/platform/devices/d1", "../../../devices/platform/d1")
+    fs.device("devices/platform/priv", uevent=b"", power=False)
+    fs.device("devices/platform/priv/child", uevent=b"", power=False)
+    fs.device("devices/platform/d1", uevent=b"DEVNAME=d1\n", power=False, subsystem_link="../../../bus/platform")
+    fs.file("devices/platform/d1/dev", "1:1\n")
+    fs.file("devices/platform/d1/secret", "s\n", mode=0)
+    fs.file("devices/platform/d1/power/runtime_status", "active\n", mode=0)
+    fs.file("devices/platform/d1/power/pm_qos_latency_tolerance_us", "auto\n", mode=0)
+    fs.dir("devices/platform/d1/grp/sub")
+    fs.dir("class/cc")
+    fs.link("class/cc/d1", "../../devices/platform/d1")
+    fs.link("bus/platform/devices/d1", "../../../devices/platform/d1")
     os.chmod(os.path.join(r, "devices/platform/d1/uevent"), 0)
     os.chmod(os.path.join(r, "devices/platform/d1/grp"), 0)
     os.chmod(os.path.join(r, "devices/platform/priv"), 0)
@@ -912,31 +881,31 @@ def case_unreadable(c):
         rr = c.cli(*args)
         doc = check(rr, rcs=(1,), names=names, want_json="--json" in args)
         if "--stats" not in args and b"1 more directories could not be read" not in rr.err:
-            fail("unreadable: %s: the other unreadable directory is not counted: %r" % (show(args), rr.err))
+            C.fail("unreadable: %s: the other unreadable directory is not counted: %r" % (show(args), rr.err))
         if doc:
             errs = sorted(n["path"] for n in nodes_of(doc) if n.get("error"))
             if errs != ["/devices/platform/d1/grp", "/devices/platform/priv"]:
-                fail("unreadable: %s: error members on %r" % (show(args), errs))
+                C.fail("unreadable: %s: error members on %r" % (show(args), errs))
             kinds = sorted(n["kind"] for n in nodes_of(doc) if n.get("error"))
             if kinds != ["unknown", "unknown"]:
-                fail("unreadable: %s: unreadable directories are %r, not unknown" % (show(args), kinds))
+                C.fail("unreadable: %s: unreadable directories are %r, not unknown" % (show(args), kinds))
         elif "--stats" not in args:
             # its kind cannot be known: unknown, never a guess such as attr-group
             for path in (b"grp/  [unknown]  (unreadable", b"priv/  [unknown]  (unreadable"):
                 if path not in rr.out:
-                    fail("unreadable: %s: %r not shown" % (show(args), path))
+                    C.fail("unreadable: %s: %r not shown" % (show(args), path))
     rr = c.cli("--stats", "--json")
     try:
         unknown = json.loads(rr.out)["kinds"].get("unknown")
     except ValueError:
         unknown = None
     if unknown != 2:
-        fail("unreadable: --stats --json counts %r unknown directories, expected 2" % unknown)
+        C.fail("unreadable: --stats --json counts %r unknown directories, expected 2" % unknown)
     check(c.cli("--parents", "/devices/platform/priv/child"), rcs=(1,), names=("/devices/platform/priv/child",))
     rr = c.cli("--get-latency-tolerance", "/devices/platform/d1")
     check(rr, rcs=(1,), names=("/devices/platform/d1",))
     if b"EACCES" not in rr.err:
-        fail("unreadable: get-latency-tolerance does not say EACCES: %r" % rr.err)
+        C.fail("unreadable: get-latency-tolerance does not say EACCES: %r" % rr.err)
     check(c.cli("--set-latency-tolerance", "5", "/devices/platform/d1"), rcs=(1,), names=("/devices/platform/d1",))
     check(c.cli("--parents", "/devices/platform/d1"), rcs=(0,))
     check(c.cli("--explain", "/devices/platform/priv/child"), rcs=(1,), names=("/devices/platform/priv/child",))
@@ -970,23 +939,24 @@ def case_vanish(c):
 
 def case_cmdline(c):
     r = c.root
+    fs = T.Tree(r)
     base_tree(r)
     lt = "devices/platform/lt/power/pm_qos_latency_tolerance_us"
-    device(r, "devices/platform/lt", b"", subsystem="../../../bus/platform")
-    write(r, lt, "auto\n")
-    write(r, "devices/platform/lt/power/runtime_status", "active\n")
-    device(r, "devices/platform/nolt", b"", subsystem="../../../bus/platform")
-    write(r, "devices/platform/nolt/power/runtime_status", "active\n")
-    link(r, "bus/platform/devices/lt", "../../../devices/platform/lt")
+    fs.device("devices/platform/lt", uevent=b"", power=False, subsystem_link="../../../bus/platform")
+    fs.file(lt, "auto\n")
+    fs.file("devices/platform/lt/power/runtime_status", "active\n")
+    fs.device("devices/platform/nolt", uevent=b"", power=False, subsystem_link="../../../bus/platform")
+    fs.file("devices/platform/nolt/power/runtime_status", "active\n")
+    fs.link("bus/platform/devices/lt", "../../../devices/platform/lt")
     # escapes out of the root: a power/ link and an attribute link to outside files
-    write(c.tmp, "outside/power/pm_qos_latency_tolerance_us", "auto\n")
-    device(r, "devices/platform/esc1", b"")
-    link(r, "devices/platform/esc1/power", os.path.join(c.tmp, "outside/power"))
-    device(r, "devices/platform/esc2", b"")
-    link(r, "devices/platform/esc2/power/pm_qos_latency_tolerance_us",
+    T.Tree(c.tmp).file("outside/power/pm_qos_latency_tolerance_us", "auto\n")
+    fs.device("devices/platform/esc1", uevent=b"", power=False)
+    fs.link("devices/platform/esc1/power", os.path.join(c.tmp, "outside/power"))
+    fs.device("devices/platform/esc2", uevent=b"", power=False)
+    fs.link("devices/platform/esc2/power/pm_qos_latency_tolerance_us",
          os.path.join(c.tmp, "outside/power/pm_qos_latency_tolerance_us"))
-    mkdirs(r, "class/x")
-    link(r, "class/x/out", os.path.join(c.tmp, "outside"))
+    fs.dir("class/x")
+    fs.link("class/x/out", os.path.join(c.tmp, "outside"))
     c.freeze()
     ltp = "/devices/platform/lt"
     usage = [
@@ -1007,14 +977,14 @@ def case_cmdline(c):
         rr = c.cli(*args)
         check(rr, rcs=(2,), names=(name,))
         if rr.out:
-            fail("%s: usage error printed on stdout: %r" % (show(args), rr.out[:200]))
+            C.fail("%s: usage error printed on stdout: %r" % (show(args), rr.out[:200]))
     for v in ("-5", "abc", "2147483648", "", " 5", "5 ", "0x10", "+5", "-0", "1e3", "auto\n\n", "99999999999999999999",
               "4294967296", "-2147483648", "5\n6", "any ", "AUTO", b"\xff"):
         rr = c.cli("--set-latency-tolerance", v, ltp)
         # an invalid VALUE is bad usage, like --depth abc
         check(rr, rcs=(2,), names=(b(v).replace(b"\n", b"\\n").replace(b"\xff", b"\\xff"),) if v else ("EINVAL",))
         if b"EINVAL" not in rr.err:
-            fail("set-latency-tolerance %r: no EINVAL in %r" % (v, rr.err))
+            C.fail("set-latency-tolerance %r: no EINVAL in %r" % (v, rr.err))
     c.verify_untouched()
     for dev in ("/devices/nope", "nope:dev", "/sys/devices/nope", "/dev/nope", "/devices/platform/nolt/power"):
         rr = c.cli("--set-latency-tolerance", "5", dev)
@@ -1038,7 +1008,7 @@ def case_cmdline(c):
     rr = c.cli("--set-latency-tolerance", "any", "/devices/platform/nolt")
     check(rr, rcs=(1,), names=("/devices/platform/nolt",))
     if b"pm_qos_latency_tolerance_us" not in rr.err:
-        fail("set on a device without the attribute does not say so: %r" % rr.err)
+        C.fail("set on a device without the attribute does not say so: %r" % rr.err)
     rr = c.cli("--get-latency-tolerance", "/devices/platform/nolt")
     check(rr, rcs=(1,), names=("pm_qos_latency_tolerance_us",))
     c.verify_untouched()
@@ -1050,19 +1020,19 @@ def case_cmdline(c):
         with open(os.path.join(r, lt), "rb") as f:
             got = f.read()
         if got != want:
-            fail("set-latency-tolerance %r wrote %r" % (v, got))
+            C.fail("set-latency-tolerance %r wrote %r" % (v, got))
         rr = c.cli("--get-latency-tolerance", ltp)
         check(rr, rcs=(0,))
         if rr.out != want if v != "0" else rr.out != b"0\n":
-            fail("get-latency-tolerance after %r: %r" % (v, rr.out))
+            C.fail("get-latency-tolerance after %r: %r" % (v, rr.out))
     c.verify_untouched(allowed=(b"/sys/" + b(lt),))
     # closed stdout, stderr, stdin: no signal, an error that says so where it can
     for redir, rcs in ((">&-", (1,)), ("2>&-", (0,)), ("<&-", (0,)), (">&- 2>&-", (1,)), (">/dev/full", (1,))):
         rr = run(["sh", "-c", 'exec "$0" "$@" ' + redir, c.opts.cli, "--root", r, "--json", "--all"])
         if rr.timed_out or rr.rc not in rcs:
-            fail("sysdev-tree --json --all %s: exit %s, expected %s: %r" % (redir, rr.rc, rcs, rr.err))
+            C.fail("sysdev-tree --json --all %s: exit %s, expected %s: %r" % (redir, rr.rc, rcs, rr.err))
         if rr.rc == 1 and "2>&-" not in redir and not rr.err.startswith(b"sysdev-tree: stdout: write error"):
-            fail("sysdev-tree --json --all %s: %r" % (redir, rr.err))
+            C.fail("sysdev-tree --json --all %s: %r" % (redir, rr.err))
     c.verify_untouched(allowed=(b"/sys/" + b(lt),))
     for args in (["--depth", "0"], ["--depth", "8192"], ["--depth=1", "--json"]):
         check(c.cli(*args), rcs=(0,), want_json="--json" in args)
@@ -1080,7 +1050,7 @@ def tiny_rss(opts):
     c = Case(opts, "tiny")
     try:
         base_tree(c.root)
-        device(c.root, "devices/platform/x", b"MAJOR=1\nMINOR=1\n")
+        T.Tree(c.root).device("devices/platform/x", uevent=b"MAJOR=1\nMINOR=1\n", power=False)
         rr = c.cli("--json", "--all", "--attrs", "--power")
         return rr.rss_kib
     finally:
@@ -1105,18 +1075,18 @@ def main():
         c = Case(opts, name)
         try:
             note("== %s (%s)" % (name, c.tmp))
+            before = C.failed
             rc = CASES[name](c)
             if rc == SKIP:
                 skipped += 1
+            else:
+                C.check("%s: every run kept the contract" % name, C.failed == before)
         finally:
             c.cleanup()
-    if failures:
-        print("%d failure(s)" % len(failures))
-        return 1
-    if skipped == len(names):
+    status = C.summary()
+    if not status and skipped == len(names):
         return SKIP
-    print("ok: %s" % " ".join(names))
-    return 0
+    return status
 
 
 if __name__ == "__main__":

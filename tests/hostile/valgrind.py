@@ -6,37 +6,32 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import sysdevtest as T  # noqa: E402
+
 
 def main():
     valgrind, cli, args = sys.argv[1], sys.argv[2], sys.argv[3:]
     if not valgrind:
-        print("SKIP: valgrind is not installed (apt-get install valgrind)")
-        return 77
+        T.skip("valgrind is not installed (apt-get install valgrind)")
     if not os.path.isdir("/sys/devices"):
-        print("SKIP: no /sys/devices")
-        return 77
+        T.skip("no /sys/devices")
     # an ASan build cannot run under valgrind
     deps = subprocess.run(["ldd", cli], capture_output=True, text=True).stdout
     if "libasan" in deps or "libubsan" in deps:
-        print("SKIP: sanitizer build: valgrind cannot run ASan binaries")
-        return 77
+        T.skip("sanitizer build: valgrind cannot run ASan binaries")
     cmd = [valgrind, "--tool=memcheck", "--leak-check=full", "--show-leak-kinds=all",
            "--errors-for-leak-kinds=all", "--error-exitcode=99", "--track-fds=no",
            "-q", cli] + args
     p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=800)
     err = p.stderr.decode("utf-8", "replace")
-    # the CLI itself may exit 1 (a /sys directory it may not read); valgrind says 99
-    if p.returncode == 99 or "==" in err and ("definitely lost" in err or "Invalid" in err):
-        sys.stdout.write(err)
-        print("FAIL: memcheck found errors or leaks")
-        return 1
-    if p.returncode not in (0, 1):
-        sys.stdout.write(err)
-        print("FAIL: exit %d" % p.returncode)
-        return 1
     sys.stdout.write(err)
-    print("ok: memcheck clean, exit %d" % p.returncode)
-    return 0
+    C = T.Checker()
+    # the CLI itself may exit 1 (a /sys directory it may not read); valgrind says 99
+    if C.check("memcheck finds no error and no leak",
+               not (p.returncode == 99 or "==" in err and ("definitely lost" in err or "Invalid" in err))):
+        C.check("the CLI exits 0 or 1 (exit %d)" % p.returncode, p.returncode in (0, 1))
+    return C.summary()
 
 
 if __name__ == "__main__":

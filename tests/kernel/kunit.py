@@ -65,7 +65,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "qemu"))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import boot as bootmod  # noqa: E402
+import sysdevtest as T  # noqa: E402
 import build_initramfs  # noqa: E402
 import fetch_kernel  # noqa: E402
 
@@ -137,28 +139,6 @@ BAD_LINE = re.compile(
 # history; Debian's source package has none, so that one check is skipped
 # (the id, 2d984ad132a8, is the upstream commit that added the code).
 CHECKPATCH_IGNORE = "UNKNOWN_COMMIT_ID"
-
-
-class Checks:
-    def __init__(self):
-        self.passed = 0
-        self.failed = 0
-
-    def check(self, name, ok, why=""):
-        if ok:
-            self.passed += 1
-            print("PASS: " + name, flush=True)
-        else:
-            self.failed += 1
-            print("FAIL: %s: %s" % (name, why), flush=True)
-        return ok
-
-    def info(self, msg):
-        print("INFO: " + msg, flush=True)
-
-    def summary(self):
-        print("%d passed, %d failed" % (self.passed, self.failed), flush=True)
-        return 1 if self.failed else 0
 
 
 def log(msg):
@@ -587,7 +567,7 @@ def main():
     ap.add_argument("--build-only", action="store_true")
     args = ap.parse_args()
 
-    c = Checks()
+    c = T.Checker()
     why = ensure_tools()
     if why:
         print("SKIP: kunit: " + why, flush=True)

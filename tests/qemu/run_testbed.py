@@ -6,7 +6,7 @@ Interface
     run_testbed.py --mode testbed|hotplug --build-dir DIR --cli SYSDEV_TREE
                    [--cache DIR] [--timeout SEC] [--walks N] [--smp N]
 
---mode testbed   issue 3: golden walk of SPEC section 7, whole-guest device
+--mode testbed   issue 3: golden walk of the testbed topology, whole-guest device
                  set, --stats, the latency-tolerance sequence, rmmod.
 --mode hotplug   issue 6: WALKS (--walks, default 50) walks of the whole
                  guest tree while the module is loaded and unloaded in a loop.
@@ -18,7 +18,8 @@ with the output disk -> the checks below, judged here on the host from
 the files the guest recorded (DIR/<mode>/out) and its console
 (DIR/<mode>/console.log).
 
-Prints one line per check, `PASS: name` or `FAIL: name: why`, then
+Prints one line per check, `PASS: name` or `FAIL: name` (the reason
+indented below it), then
 `N passed, N failed`; exits 1 if any failed, 77 (skipped) when the tools
 cannot be had (not root and qemu missing).
 """
@@ -35,7 +36,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import boot as bootmod  # noqa: E402
+import sysdevtest as T  # noqa: E402
 import build_initramfs  # noqa: E402
 import build_module  # noqa: E402
 import fetch_kernel  # noqa: E402
@@ -43,28 +46,6 @@ import fetch_kernel  # noqa: E402
 S32_MAX = 2147483647
 SANITIZER_ENV = ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS",
                  "MSAN_OPTIONS", "TSAN_OPTIONS")
-
-
-class Checks:
-    def __init__(self):
-        self.passed = 0
-        self.failed = 0
-
-    def check(self, name, ok, why=""):
-        if ok:
-            self.passed += 1
-            print("PASS: " + name, flush=True)
-        else:
-            self.failed += 1
-            print("FAIL: %s: %s" % (name, why), flush=True)
-        return ok
-
-    def info(self, msg):
-        print("INFO: " + msg, flush=True)
-
-    def summary(self):
-        print("%d passed, %d failed" % (self.passed, self.failed), flush=True)
-        return 1 if self.failed else 0
 
 
 class Out:
@@ -176,7 +157,7 @@ def substitute(obj, subs):
 
 
 def expected_kinds(all_dirs, uevent_dirs, classes):
-    """SPEC section 2, computed from find(1)'s view of the guest tree."""
+    """The kinds of sysdev(7), computed from find(1)'s view of the guest tree."""
     children = {}
     for d in all_dirs:
         children.setdefault(os.path.dirname(d), []).append(d)
@@ -223,7 +204,7 @@ def check_walk_vs_find(c, label, root, uevent_dirs, all_dirs, classes):
     bad = ["%s is %s, want %s" % (n.get("path"), n.get("kind"),
                                   want.get(n.get("path")))
            for n in nodes(root) if want.get(n.get("path")) != n.get("kind")]
-    c.check("%s: the kind of every directory follows SPEC section 2" % label,
+    c.check("%s: the kind of every directory follows the rules of sysdev(7)" % label,
             not bad, "; ".join(bad[:5]))
 
 
@@ -416,7 +397,7 @@ def check_testbed(c, out):
 def check_faults(c, out):
     steps = int((out.text("fault_steps") or "0").strip() or 0)
     # 9 registrations in init and 13 creations in sdt_devices_add() (the
-    # 12 devices of SPEC section 7 and sdt-lt-early).
+    # 12 devices of the testbed topology and sdt-lt-early).
     c.check("fault injection: insmod succeeds only once fail_at is past the "
             "22 creation steps", steps == 23 and out.rc("fault_%d" % steps) == 0,
             "insmod succeeded at fail_at=%d (rc %s)"
@@ -957,7 +938,7 @@ def main():
     print("kernel %s, preparation %.1f s, boot+guest %.1f s"
           % (info["kver"], t_prep, res["seconds"]), flush=True)
 
-    c = Checks()
+    c = T.Checker()
     c.check("guest ran to the end within %d s (@@SDT-DONE, no timeout)"
             % args.timeout, res["done"] and not res["timed_out"],
             "qemu exit %s, timed out %s" % (res["rc"], res["timed_out"]))

@@ -38,62 +38,12 @@ import json
 import os
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from sysdevtest import Tree  # noqa: E402
+
 # ---- the layout ----------------------------------------------------------
-
-ENTRIES = []  # (type, mode, path, data)
-
-
-def parents(path):
-    """Directories above path that are not laid out yet (0755)."""
-    have = {e[2] for e in ENTRIES if e[0] == "d"}
-    parts = path.split("/")
-    for i in range(1, len(parts)):
-        p = "/".join(parts[:i])
-        if p not in have:
-            ENTRIES.append(("d", 0o755, p, None))
-            have.add(p)
-
-
-def d(path, mode=0o755):
-    parents(path)
-    if not any(e[0] == "d" and e[2] == path for e in ENTRIES):
-        ENTRIES.append(("d", mode, path, None))
-
-
-def f(path, data="", mode=0o444):
-    parents(path)
-    ENTRIES.append(("f", mode, path, data))
-
-
-def ln(path, target):
-    parents(path)
-    ENTRIES.append(("l", 0o777, path, target))
-
-
-def up(path):
-    """../ as many times as path (relative, a directory) is deep."""
-    return "../" * (path.count("/") + 1)
-
-
-def dev(path, sub=None, driver=None, uevent="", status="unsupported\n"):
-    """A device directory: uevent, power/runtime_status, links."""
-    d(path)
-    f(path + "/uevent", uevent, 0o644)
-    d(path + "/power")
-    if status is not None:
-        f(path + "/power/runtime_status", status)
-    if sub:
-        kind, name = sub.split(":")
-        top = "bus" if kind == "bus" else "class"
-        ln(path + "/subsystem", up(path) + top + "/" + name)
-        base = path.rsplit("/", 1)[1]
-        if kind == "bus":
-            ln("bus/%s/devices/%s" % (name, base), "../../../" + path)
-        else:
-            ln("class/%s/%s" % (name, base), "../../" + path)
-    if driver:
-        bus = sub.split(":")[1]
-        ln(path + "/driver", up(path) + "bus/%s/drivers/%s" % (bus, driver))
+# laid out with the tests' one builder (tests/lib/sysdevtest/tree.py), in
+# memory: files are 0444 unless said otherwise, uevent 0644
 
 
 PAR = "par\u2029sep"          # U+2029 PARAGRAPH SEPARATOR
@@ -102,125 +52,127 @@ DEL = "del\x7fname"
 
 
 def layout():
+    t = Tree(file_mode=0o444)
     for top in ("bus", "class", "dev", "dev/block", "dev/char", "devices"):
-        d(top)
+        t.dir(top)
     for b in ("pci", "usb", "platform", "cpu", "coll"):
-        d("bus/" + b)
-        d("bus/%s/devices" % b)
-        d("bus/%s/drivers" % b)
+        t.dir("bus/" + b)
+        t.dir("bus/%s/devices" % b)
+        t.dir("bus/%s/drivers" % b)
     for drv in ("pci/drivers/virtio-pci", "pci/drivers/xhci_hcd", "usb/drivers/usb",
                 "usb/drivers/hub", "platform/drivers/serial8250"):
-        d("bus/" + drv)
+        t.dir("bus/" + drv)
     for c in ("block", "coll", "input", "leds", "misc", "net", "pci_bus", "tty", "usbmisc"):
-        d("class/" + c)
+        t.dir("class/" + c)
 
     # the PCI host bridge (no subsystem link) and its pci_bus class device
-    dev("devices/pci0000:00")
-    dev("devices/pci0000:00/pci_bus/0000:00", "class:pci_bus", status="active\n")
+    t.device("devices/pci0000:00")
+    t.device("devices/pci0000:00/pci_bus/0000:00", "class:pci_bus", status="active\n")
     # a virtio disk: class-dir block, disk, partition; DEVNAME holding '='
     p = "devices/pci0000:00/0000:00:02.0"
-    dev(p, "bus:pci", "virtio-pci", "DRIVER=virtio-pci\nPCI_SLOT_NAME=0000:00:02.0\n")
+    t.device(p, "bus:pci", "virtio-pci", "DRIVER=virtio-pci\nPCI_SLOT_NAME=0000:00:02.0\n")
     # a class-named directory below a device holding only an attribute
-    d(p + "/net")
-    f(p + "/net/carrier", "1\n")
-    dev(p + "/block/vda", "class:block", None,
+    t.dir(p + "/net")
+    t.file(p + "/net/carrier", "1\n")
+    t.device(p + "/block/vda", "class:block", None,
         "MAJOR=254\nMINOR=0\nDEVNAME=vda\nDEVTYPE=disk\n", status="suspended")
-    f(p + "/block/vda/dev", "254:0\n")
-    dev(p + "/block/vda/vda1", "class:block", None,
+    t.file(p + "/block/vda/dev", "254:0\n")
+    t.device(p + "/block/vda/vda1", "class:block", None,
         "MAJOR=254\nMINOR=1\nDEVNAME=vda1\nDEVTYPE=partition\nPARTNAME=root=1\n")
-    f(p + "/block/vda/vda1/dev", "254:1\n")
-    ln("dev/block/254:0", "../../" + p + "/block/vda")
-    ln("dev/block/254:1", "../../" + p + "/block/vda/vda1")
+    t.file(p + "/block/vda/vda1/dev", "254:1\n")
+    t.link("dev/block/254:0", "../../" + p + "/block/vda")
+    t.link("dev/block/254:1", "../../" + p + "/block/vda/vda1")
     # USB: controller, root hub (usb), interface (usb), usbmisc class device
     x = "devices/pci0000:00/0000:00:14.0"
-    dev(x, "bus:pci", "xhci_hcd", "DRIVER=xhci_hcd\n", status="active\n")
-    f(x + "/power/pm_qos_latency_tolerance_us", "any\n", 0o644)
+    t.device(x, "bus:pci", "xhci_hcd", "DRIVER=xhci_hcd\n", status="active\n")
+    t.file(x + "/power/pm_qos_latency_tolerance_us", "any\n", 0o644)
     # a class-named directory below a device holding a non-device directory
-    d(x + "/input")
-    d(x + "/input/junk")
-    f(x + "/input/junk/value", "0\n")
+    t.dir(x + "/input")
+    t.dir(x + "/input/junk")
+    t.file(x + "/input/junk/value", "0\n")
     u = x + "/usb1"
-    dev(u, "bus:usb", "usb",
+    t.device(u, "bus:usb", "usb",
         "MAJOR=189\nMINOR=0\nDEVNAME=bus/usb/001/001\nDEVTYPE=usb_device\n", status="active\n")
-    f(u + "/dev", "189:0\n")
-    ln("dev/char/189:0", "../../" + u)
-    dev(u + "/1-0:1.0", "bus:usb", "hub", "DEVTYPE=usb_interface\nINTERFACE=9/0/0\n",
+    t.file(u + "/dev", "189:0\n")
+    t.link("dev/char/189:0", "../../" + u)
+    t.device(u + "/1-0:1.0", "bus:usb", "hub", "DEVTYPE=usb_interface\nINTERFACE=9/0/0\n",
         status="active\n")
-    dev(u + "/1-0:1.0/usbmisc/hiddev0", "class:usbmisc", None,
+    t.device(u + "/1-0:1.0/usbmisc/hiddev0", "class:usbmisc", None,
         "MAJOR=180\nMINOR=0\nDEVNAME=usb/hiddev0\n", status="suspended")  # last of the class glob
-    f(u + "/1-0:1.0/usbmisc/hiddev0/dev", "180:0\n")
-    ln("dev/char/180:0", "../../" + u + "/1-0:1.0/usbmisc/hiddev0")
-    dev(u + "/ep_00", None, None, "DEVTYPE=usb_endpoint\n", status=None)
+    t.file(u + "/1-0:1.0/usbmisc/hiddev0/dev", "180:0\n")
+    t.link("dev/char/180:0", "../../" + u + "/1-0:1.0/usbmisc/hiddev0")
+    t.device(u + "/ep_00", None, None, "DEVTYPE=usb_endpoint\n", status=None)
     # a MAJOR that is no number: no devnum (libudev agrees)
-    dev(x + "/oddnum", "bus:pci", None, "MAJOR=ten\nMINOR=1\n")
+    t.device(x + "/oddnum", "bus:pci", None, "MAJOR=ten\nMINOR=1\n")
 
     # platform: serial port with a tty, an empty leds class-dir under a device
-    dev("devices/platform")
+    t.device("devices/platform")
     s = "devices/platform/serial8250"
-    dev(s, "bus:platform", "serial8250", "DRIVER=serial8250\n")
-    d(s + "/leds")
-    dev(s + "/tty/ttyS0", "class:tty", None, "MAJOR=4\nMINOR=64\nDEVNAME=ttyS0\n")
-    f(s + "/tty/ttyS0/dev", "4:64\n")
-    ln("dev/char/4:64", "../../" + s + "/tty/ttyS0")
+    t.device(s, "bus:platform", "serial8250", "DRIVER=serial8250\n")
+    t.dir(s + "/leds")
+    t.device(s + "/tty/ttyS0", "class:tty", None, "MAJOR=4\nMINOR=64\nDEVNAME=ttyS0\n")
+    t.file(s + "/tty/ttyS0/dev", "4:64\n")
+    t.link("dev/char/4:64", "../../" + s + "/tty/ttyS0")
     # a device named after a class, with a device below it
-    dev("devices/platform/input", "bus:platform")
-    dev("devices/platform/input/input5", "class:input", None, "NAME=\"kbd\"\n")
+    t.device("devices/platform/input", "bus:platform")
+    t.device("devices/platform/input/input5", "class:input", None, "NAME=\"kbd\"\n")
     # uevent is a directory: no device (attr-group below platform)
-    d("devices/platform/fakedir")
-    d("devices/platform/fakedir/uevent")
+    t.dir("devices/platform/fakedir")
+    t.dir("devices/platform/fakedir/uevent")
     # uevent is a link to a regular file: no device either
-    d("devices/platform/fakelink")
-    ln("devices/platform/fakelink/uevent", "../serial8250/uevent")
+    t.dir("devices/platform/fakelink")
+    t.link("devices/platform/fakelink/uevent", "../serial8250/uevent")
     # a subsystem link into neither S/bus nor S/class
-    dev("devices/platform/odd0")
-    ln("devices/platform/odd0/subsystem", "../../../module/odd")
+    t.device("devices/platform/odd0")
+    t.link("devices/platform/odd0/subsystem", "../../../module/odd")
     # "dev" that is no regular file: the device has no number (its uevent's
     # MAJOR/MINOR/DEVNAME are not believed without a dev attribute)
-    dev("devices/platform/devdir0", None, None, "MAJOR=7\nMINOR=3\nDEVNAME=loop3\n", status=None)
-    d("devices/platform/devdir0/dev")
-    dev("devices/platform/devlink0", None, None, "MAJOR=7\nMINOR=4\nDEVNAME=loop4\n", status=None)
-    ln("devices/platform/devlink0/dev", "../serial8250/tty/ttyS0/dev")
+    t.device("devices/platform/devdir0", None, None, "MAJOR=7\nMINOR=3\nDEVNAME=loop3\n", status=None)
+    t.dir("devices/platform/devdir0/dev")
+    t.device("devices/platform/devlink0", None, None, "MAJOR=7\nMINOR=4\nDEVNAME=loop4\n", status=None)
+    t.link("devices/platform/devlink0/dev", "../serial8250/tty/ttyS0/dev")
     # the last bus device in the glob: status without newline
     # (bus glob order: coll, cpu, pci, platform, usb; usb's last device is usb1)
 
     # system: cpu root and cpu0 with latency tolerance; an empty class-named dir
-    d("devices/system")
-    dev("devices/system/cpu")
-    dev("devices/system/cpu/cpu0", "bus:cpu", None, "", status="active")
-    f("devices/system/cpu/cpu0/power/pm_qos_latency_tolerance_us", "100\n", 0o644)
-    d("devices/system/cpu/cpu0/cpuidle")
-    d("devices/system/cpu/cpu0/cpuidle/state0")
-    f("devices/system/cpu/cpu0/cpuidle/state0/latency", "2\n")
-    d("devices/system/leds")
+    t.dir("devices/system")
+    t.device("devices/system/cpu")
+    t.device("devices/system/cpu/cpu0", "bus:cpu", None, "", status="active")
+    t.file("devices/system/cpu/cpu0/power/pm_qos_latency_tolerance_us", "100\n", 0o644)
+    t.dir("devices/system/cpu/cpu0/cpuidle")
+    t.dir("devices/system/cpu/cpu0/cpuidle/state0")
+    t.file("devices/system/cpu/cpu0/cpuidle/state0/latency", "2\n")
+    t.dir("devices/system/leds")
 
     # devices directly in /devices whose names start like the containers
-    dev("devices/systemX", "bus:coll", None, "DEVTYPE=sx\n")
-    dev("devices/virtualX", "bus:platform")
+    t.device("devices/systemX", "bus:coll", None, "DEVTYPE=sx\n")
+    t.device("devices/virtualX", "bus:platform")
     # an empty directory named after a class directly in /devices
-    d("devices/net")
+    t.dir("devices/net")
 
     # virtual: net/lo (class-dir net), nested attribute groups, misc names
-    d("devices/virtual")
-    dev("devices/virtual/net/lo", "class:net", None, "INTERFACE=lo\nIFINDEX=1\n",
+    t.dir("devices/virtual")
+    t.device("devices/virtual/net/lo", "class:net", None, "INTERFACE=lo\nIFINDEX=1\n",
         status="unsupported\n")
-    d("devices/virtual/net/lo/queues")
-    d("devices/virtual/net/lo/queues/rx-0")
-    f("devices/virtual/net/lo/queues/rx-0/rps_cpus", "0\n")
-    d("devices/virtual/leds")
+    t.dir("devices/virtual/net/lo/queues")
+    t.dir("devices/virtual/net/lo/queues/rx-0")
+    t.file("devices/virtual/net/lo/queues/rx-0/rps_cpus", "0\n")
+    t.dir("devices/virtual/leds")
     # a class-named directory with only a non-device directory, under virtual
-    d("devices/virtual/input")
-    d("devices/virtual/input/mice-data")
+    t.dir("devices/virtual/input")
+    t.dir("devices/virtual/input/mice-data")
     # a class-named directory under a plain directory of virtual
-    d("devices/virtual/foo")
-    dev("devices/virtual/foo/net/tap0", "class:net", None, "INTERFACE=tap0\n",
+    t.dir("devices/virtual/foo")
+    t.device("devices/virtual/foo/net/tap0", "class:net", None, "INTERFACE=tap0\n",
         status="suspended")  # no newline: cat joins it to the next file
     for name in (PAR, C1, DEL):
-        dev("devices/virtual/misc/" + name, "class:misc", None, "", status="unsupported\n")
-    dev("devices/virtual/coll/coll0", "class:coll", None, "", status="unsupported\n")
+        t.device("devices/virtual/misc/" + name, "class:misc", None, "", status="unsupported\n")
+    t.device("devices/virtual/coll/coll0", "class:coll", None, "", status="unsupported\n")
 
     # the last bus device of the glob (usb/devices/usb1, sorted after 1-0:1.0)
     # keeps its newline; make the last one without: bus usb, device zz-last
-    dev("devices/platform/zz-last", "bus:usb", None, "", status="suspended")
+    t.device("devices/platform/zz-last", "bus:usb", None, "", status="suspended")
+    return t
 
 
 # ---- the answers, by hand --------------------------------------------------
@@ -365,59 +317,18 @@ STATS = {
 
 # ---- output ----------------------------------------------------------------
 
-def quote(s):
-    b = s.encode("utf-8", "surrogateescape") if isinstance(s, str) else s
-    out = ['"']
-    for c in b:
-        ch = chr(c)
-        if ch == "\\":
-            out.append("\\\\")
-        elif ch == '"':
-            out.append('\\"')
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif 0x20 <= c <= 0x7e:
-            out.append(ch)
-        else:
-            out.append("\\x%02x" % c)
-    out.append('"')
-    return "".join(out)
-
-
 def archive_text():
-    ENTRIES.clear()
-    layout()
-    lines = ["sysdev-archive 1",
-             "# hand-edges: written by tests/reference/hand_edges.py (see there); do not edit"]
-    seen = set()
-    dirs = {e[2] for e in ENTRIES if e[0] == "d"}
-    for t, mode, path, data in sorted(ENTRIES, key=lambda e: e[2].encode("utf-8")):
-        if path in seen:
-            raise SystemExit("hand_edges.py: %s laid out twice" % path)
-        seen.add(path)
-        parent = path.rsplit("/", 1)[0] if "/" in path else None
-        if parent and parent not in dirs:
-            raise SystemExit("hand_edges.py: %s has no parent directory" % path)
-        line = "%s %04o %s" % (t, mode, quote(path))
-        if t != "d":
-            line += " " + quote(data)
-        lines.append(line)
-    return "\n".join(lines) + "\n"
+    return layout().archive(
+        ["hand-edges: written by tests/reference/hand_edges.py (see there); do not edit"])
 
 
 def dirs_of_layout():
-    return sorted("/" + e[2] for e in ENTRIES if e[0] == "d" and
+    return sorted("/" + e[2] for e in layout().entries if e[0] == "d" and
                   (e[2] == "devices" or e[2].startswith("devices/")))
 
 
 def expected_doc():
     """EXPECTED as the nested document of --json --all (children by name, bytewise)."""
-    ENTRIES.clear()
-    layout()
     paths = dirs_of_layout()
     if sorted(EXPECTED) != paths:
         missing = sorted(set(paths) - set(EXPECTED))
@@ -468,20 +379,7 @@ def main():
     a = ap.parse_args()
     arch, exp = archive_text(), expected_json()
     if a.tree:
-        root = a.tree
-        os.makedirs(root)
-        ENTRIES.clear()
-        layout()
-        for t, mode, path, data in sorted(ENTRIES, key=lambda e: e[2].encode("utf-8")):
-            full = os.path.join(root, path).encode("utf-8")
-            if t == "d":
-                os.mkdir(full)
-            elif t == "f":
-                with open(full, "wb") as fh:
-                    fh.write(data.encode("utf-8"))
-                os.chmod(full, mode)
-            else:
-                os.symlink(data, full)
+        layout().materialize(a.tree)
         return 0
     d_ = a.write or a.check
     files = {"hand-edges.sysfs": arch, "hand-edges.expected.json": exp}

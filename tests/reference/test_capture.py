@@ -18,14 +18,10 @@ import subprocess
 import sys
 import tempfile
 
-FAILURES = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import sysdevtest as T  # noqa: E402
 
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL: " + what, flush=True)
-    return cond
+C = T.Checker(quiet=True)
 
 
 def listing(top):
@@ -68,27 +64,27 @@ def main():
             os.chmod(os.path.join(s8, name), mode)
         cap = os.path.join(tmp, "cap")
         r = subprocess.run([tree, "--root", src, "--capture", cap], capture_output=True)
-        check(r.returncode == 0, "--capture: exit %d %r" % (r.returncode, r.stderr))
+        C.check("--capture: exit %d %r" % (r.returncode, r.stderr), r.returncode == 0)
         a = listing(os.path.join(src, "devices"))
         b = listing(os.path.join(cap, "devices"))
-        check(sorted(a) == sorted(b), "capture lists other entries: %r" % sorted(set(a) ^ set(b))[:10])
+        C.check("capture lists other entries: %r" % sorted(set(a) ^ set(b))[:10], sorted(a) == sorted(b))
         for k in sorted(set(a) & set(b)):
-            check(a[k] == b[k], "capture of devices/%s: %r, source %r" % (k.decode(errors="replace"),
-                                                                       b[k], a[k]))
+            C.check("capture of devices/%s: %r, source %r" % (k.decode(errors="replace"),
+                                                                         b[k], a[k]), a[k] == b[k])
         for k in (b"platform/serial8250/wo", b"platform/serial8250/privdir"):
-            check(k in b, "capture lacks devices/%s" % k.decode())
+            C.check("capture lacks devices/%s" % k.decode(), k in b)
 
         # a capture of START: links into START kept, links into devices/systemX not
         cap2 = os.path.join(tmp, "cap-system")
         r = subprocess.run([tree, "--root", src, "--capture", cap2, "/devices/system"],
                            capture_output=True)
-        check(r.returncode == 0, "--capture /devices/system: exit %d %r" % (r.returncode, r.stderr))
-        check(os.path.islink(os.path.join(cap2, "bus/cpu/devices/cpu0")),
-              "capture of /devices/system lacks bus/cpu/devices/cpu0")
-        check(not os.path.lexists(os.path.join(cap2, "bus/coll/devices/systemX")),
-              "capture of /devices/system keeps bus/coll/devices/systemX (outside START)")
-        check(not os.path.lexists(os.path.join(cap2, "devices/systemX")),
-              "capture of /devices/system holds devices/systemX")
+        C.check("--capture /devices/system: exit %d %r" % (r.returncode, r.stderr), r.returncode == 0)
+        C.check("capture of /devices/system lacks bus/cpu/devices/cpu0",
+                os.path.islink(os.path.join(cap2, "bus/cpu/devices/cpu0")))
+        C.check("capture of /devices/system keeps bus/coll/devices/systemX (outside START)",
+                not os.path.lexists(os.path.join(cap2, "bus/coll/devices/systemX")))
+        C.check("capture of /devices/system holds devices/systemX",
+                not os.path.lexists(os.path.join(cap2, "devices/systemX")))
     finally:
         for dirpath, dirnames, filenames in os.walk(tmp):
             for n in dirnames:
@@ -97,8 +93,7 @@ def main():
                 except OSError:
                     pass
         shutil.rmtree(tmp, ignore_errors=True)
-    print("capture: %d failure(s)" % len(FAILURES))
-    return 1 if FAILURES else 0
+    return C.summary()
 
 
 if __name__ == "__main__":

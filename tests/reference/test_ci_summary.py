@@ -11,13 +11,10 @@ import subprocess
 import sys
 import tempfile
 
-FAILURES = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import sysdevtest as T  # noqa: E402
 
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL: " + what, flush=True)
+C = T.Checker(quiet=True)
 
 
 def expected_counts(top):
@@ -66,50 +63,49 @@ def main():
             f.write("".join("%s 100\n" % t for t in targets))
         log(lg, full_run(top))
         rc, out = summary(top, ["--strict", "--fuzz", fz, "main=" + lg])
-        check(rc == 0 and "0 failed, 0 skipped" in out and
-              "%d fuzz executions" % (100 * len(targets)) in out,
-              "a full green run passes: %d %r" % (rc, out[-300:]))
+        C.check("a full green run passes: %d %r" % (rc, out[-300:]),
+                rc == 0 and "0 failed, 0 skipped" in out and
+                "%d fuzz executions" % (100 * len(targets)) in out)
         # a failure fails, strict or not
         log(lg, full_run(top, {("unit", "unit-0"): ("FAIL", "")}))
         for args in (["--strict"], []):
             rc, out = summary(top, args + ["main=" + lg])
-            check(rc == 1 and "unit/unit-0 FAIL" in out, "%s a failure: %d" % (args, rc))
+            C.check("%s a failure: %d" % (args, rc), rc == 1 and "unit/unit-0 FAIL" in out)
         # a skip not on the allow-list: strict fails and names the reason; a person's run
         # lists it and passes
         log(lg, full_run(top, {("hostile", "hostile-0"): ("SKIP", "SKIP: no tool here\n")}))
         rc, out = summary(top, ["--strict", "main=" + lg])
-        check(rc == 1 and "hostile/hostile-0 skipped and not allowed" in out and
-              "no tool here" in out, "strict, an unlisted skip: %d %r" % (rc, out[-400:]))
+        C.check("strict, an unlisted skip: %d %r" % (rc, out[-400:]), rc == 1 and "hostile/hostile-0 skipped and not allowed" in out and
+                "no tool here" in out)
         rc, out = summary(top, ["main=" + lg])
-        check(rc == 0 and "skipped hostile/hostile-0: SKIP: no tool here" in out,
-              "a person's run lists the skip with its reason: %d %r" % (rc, out[-400:]))
+        C.check("a person's run lists the skip with its reason: %d %r" % (rc, out[-400:]),
+                rc == 0 and "skipped hostile/hostile-0: SKIP: no tool here" in out)
         # a skip the allow-list allows when not root
         log(lg, full_run(top, {("udev", "udev-planted"): ("SKIP", "SKIP: no namespaces\n")}))
         rc, out = summary(top, ["--strict", "main=" + lg])
-        check(rc == (1 if root else 0), "strict, an allowed nonroot skip as %s: %d %r" % (
-            "root" if root else "a user", rc, out[-300:]))
+        C.check("strict, an allowed nonroot skip as %s: %d %r" % (
+            "root" if root else "a user", rc, out[-300:]), rc == (1 if root else 0))
         # a suite that ran fewer tests than it registers
         rows = [r for r in full_run(top) if r[0] != "compare"]
         log(lg, rows)
         rc, out = summary(top, ["--strict", "main=" + lg])
-        check(rc == 1 and "suite compare ran 0 tests" in out, "strict, a suite dropped out: %d" % rc)
+        C.check("strict, a suite dropped out: %d" % rc, rc == 1 and "suite compare ran 0 tests" in out)
         rc, out = summary(top, ["--strict", "main=" + lg + ":-compare"])
-        check(rc == 0, "strict, a suite left out on purpose: %d %r" % (rc, out[-300:]))
+        C.check("strict, a suite left out on purpose: %d %r" % (rc, out[-300:]), rc == 0)
         # a fuzzer that ran nothing, a corpus replay of nothing
         log(lg, full_run(top))
         with open(fz, "w") as f:
             f.write("uevent 100\nlatency 0\n")
         rc, out = summary(top, ["--strict", "--fuzz", fz, "main=" + lg])
-        check(rc == 1 and "fuzz-latency ran no executions" in out and
-              "fuzz-device ran no executions" in out, "strict, idle fuzzers: %d" % rc)
+        C.check("strict, idle fuzzers: %d" % rc, rc == 1 and "fuzz-latency ran no executions" in out and
+                "fuzz-device ran no executions" in out)
         log(lg, full_run(top, {("fuzz", "fuzz-0"): ("OK", "x: 0 inputs replayed\n")}))
         rc, out = summary(top, ["--strict", "main=" + lg])
-        check(rc == 1 and "replayed no input" in out, "strict, an empty corpus: %d" % rc)
+        C.check("strict, an empty corpus: %d" % rc, rc == 1 and "replayed no input" in out)
         # a missing log
         rc, out = summary(top, ["main=" + os.path.join(tmp, "nothing.json")])
-        check(rc == 1, "a missing log fails: %d" % rc)
-    print("ci summary: %d failure(s)" % len(FAILURES))
-    return 1 if FAILURES else 0
+        C.check("a missing log fails: %d" % rc, rc == 1)
+    return C.summary()
 
 
 if __name__ == "__main__":

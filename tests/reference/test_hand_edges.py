@@ -28,29 +28,21 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import hand_edges as H  # noqa: E402
 
-FAILURES = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import sysdevtest as T  # noqa: E402
 
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print("FAIL: " + what, flush=True)
-    return cond
-
-
-def run(args):
-    return subprocess.run(args, capture_output=True, timeout=120)
+C = T.Checker(quiet=True)
 
 
 def js(tree, root, *args):
-    r = run([tree, "--root", root, *args])
+    r = T.run([tree, "--root", root, *args])
     what = " ".join(ascii(a) if isinstance(a, bytes) else a for a in args)
-    if not check(r.returncode == 0, "%s: exit %d: %s" % (what, r.returncode, r.stderr[-300:])):
+    if not C.check("%s: exit %d: %s" % (what, r.returncode, r.stderr[-300:]), r.returncode == 0):
         return None
     try:
         return json.loads(r.stdout.decode("utf-8", "surrogateescape"))
     except ValueError as e:
-        check(False, "%s: not JSON: %s" % (what, e))
+        C.check("%s: not JSON: %s" % (what, e), False)
         return None
 
 
@@ -72,13 +64,13 @@ def flatten(node, out):
 
 
 def check_node(n, path, how):
-    check(n.get("kind") == want_kind(path), "%s %s: kind %r, by hand %r" %
-          (how, ascii(path), n.get("kind"), want_kind(path)))
+    C.check("%s %s: kind %r, by hand %r" %
+            (how, ascii(path), n.get("kind"), want_kind(path)), n.get("kind") == want_kind(path))
     wf = want_fields(path)
     if wf:
         for k, v in wf.items():
-            check(n.get(k, "<absent>") == v, "%s %s: %s = %r, by hand %r" %
-                  (how, ascii(path), k, n.get(k, "<absent>"), v))
+            C.check("%s %s: %s = %r, by hand %r" %
+                    (how, ascii(path), k, n.get(k, "<absent>"), v), n.get(k, "<absent>") == v)
 
 
 def main():
@@ -86,7 +78,7 @@ def main():
     # the committed files are the generator's
     r = subprocess.run([sys.executable, os.path.join(HERE, "hand_edges.py"), "--check", fixtures],
                        capture_output=True, text=True)
-    check(r.returncode == 0, "committed hand-edges files: " + r.stdout.strip())
+    C.check("committed hand-edges files: " + r.stdout.strip(), r.returncode == 0)
 
     tmp = tempfile.mkdtemp(prefix="sysdev-hand-")
     root = os.path.join(tmp, "root")
@@ -106,12 +98,12 @@ def main():
         if doc:
             preorder(doc["nodes"][0])
         want_order = sorted(H.EXPECTED, key=lambda p: [c.encode("utf-8") for c in p.split("/")])
-        check(order == want_order, "--json --all: not every directory once in bytewise "
-              "pre-order: %d listed, %d distinct, %d by hand" % (len(order), len(set(order)),
-                                                                len(want_order)))
-        check(sorted(nodes) == sorted(H.EXPECTED),
-              "--json --all lists %s, by hand %s" % (
-                  sorted(set(map(ascii, nodes)) ^ set(map(ascii, H.EXPECTED))), "the rest"))
+        C.check("--json --all: not every directory once in bytewise "
+                "pre-order: %d listed, %d distinct, %d by hand" % (len(order), len(set(order)),
+                                                                  len(want_order)), order == want_order)
+        C.check("--json --all lists %s, by hand %s" % (
+                    sorted(set(map(ascii, nodes)) ^ set(map(ascii, H.EXPECTED))), "the rest"),
+                sorted(nodes) == sorted(H.EXPECTED))
         for path in sorted(H.EXPECTED):
             if path in nodes:
                 check_node(nodes[path], path, "--json --all")
@@ -119,46 +111,46 @@ def main():
         # each single-directory path
         for path in sorted(H.EXPECTED):
             fspath = os.fsencode(path)
-            r = run([tree, "--root", root, "--explain", fspath])
+            r = T.run([tree, "--root", root, "--explain", fspath])
             text = r.stdout.decode("utf-8", "surrogateescape")
             # "PATH: KIND: why" with PATH escaped: take the kind after the first ": "
             kind = text.split(": ", 2)[1] if text.count(": ") >= 2 else None
-            check(r.returncode == 0 and kind == want_kind(path),
-                  "--explain %s: exit %d, kind %r, by hand %r" % (ascii(path), r.returncode, kind,
-                                                                 want_kind(path)))
+            C.check("--explain %s: exit %d, kind %r, by hand %r" % (ascii(path), r.returncode, kind,
+                                                                   want_kind(path)),
+                    r.returncode == 0 and kind == want_kind(path))
             d = js(tree, root, "--json", "--all", "--depth", "0", fspath)
             if d:
                 n = d["nodes"][0] if d.get("nodes") else {}
-                check(n.get("path") == path, "walk at %s: node %r" % (ascii(path), n.get("path")))
+                C.check("walk at %s: node %r" % (ascii(path), n.get("path")), n.get("path") == path)
                 has_kids = any(p.rsplit("/", 1)[0] == path for p in H.EXPECTED if p != path)
-                check(n.get("children") == [] and n.get("truncated") is (True if has_kids else None),
-                      "walk at %s --depth 0: children %r, truncated %r (it has %s)" % (
-                          ascii(path), n.get("children"), n.get("truncated"),
-                          "subdirectories" if has_kids else "none"))
+                C.check("walk at %s --depth 0: children %r, truncated %r (it has %s)" % (
+                            ascii(path), n.get("children"), n.get("truncated"),
+                            "subdirectories" if has_kids else "none"),
+                        n.get("children") == [] and n.get("truncated") is (True if has_kids else None))
                 check_node(n, path, "walk at")
             if want_kind(path) == "device":
                 d = js(tree, root, "--json", "--parents", fspath)
                 chain = d.get("chain", []) if d else []
-                check(chain and chain[0].get("path") == path,
-                      "--parents %s: first %r" % (ascii(path), chain[:1]))
+                C.check("--parents %s: first %r" % (ascii(path), chain[:1]),
+                        chain and chain[0].get("path") == path)
                 for i, c in enumerate(chain):
                     if c.get("path") in H.EXPECTED:
                         c = dict(c, kind="device")
                         check_node(c, c["path"], "--parents %s [%d]" % (ascii(path), i))
                     else:
-                        check(False, "--parents %s: %r is no directory" % (ascii(path), c))
+                        C.check("--parents %s: %r is no directory" % (ascii(path), c), False)
                 ups = [c.get("path") for c in chain[1:]]
                 wp, want_ups = want_fields(path)["parent"], []
                 while wp:
                     want_ups.append(wp)
                     wp = want_fields(wp)["parent"]
-                check(ups == want_ups, "--parents %s: chain %r, by hand %r" % (ascii(path), ups,
-                                                                             want_ups))
+                C.check("--parents %s: chain %r, by hand %r" % (ascii(path), ups,
+                                                                               want_ups), ups == want_ups)
             else:
-                r = run([tree, "--root", root, "--parents", fspath])
-                check(r.returncode != 0 and r.stderr.count(b"\n") == 1,
-                      "--parents %s (a %s): exit %d, stderr %r" % (ascii(path), want_kind(path),
-                                                                   r.returncode, r.stderr))
+                r = T.run([tree, "--root", root, "--parents", fspath])
+                C.check("--parents %s (a %s): exit %d, stderr %r" % (ascii(path), want_kind(path),
+                                                                     r.returncode, r.stderr),
+                        r.returncode != 0 and r.stderr.count(b"\n") == 1)
 
         # DEVICE forms
         for spec, path in (("pci:0000:00:02.0", H.V),
@@ -175,31 +167,31 @@ def main():
                            (root + "/devices/system/cpu/cpu0", "/devices/system/cpu/cpu0")):
             d = js(tree, root, "--json", "--parents", spec)
             got = d["chain"][0].get("path") if d and d.get("chain") else None
-            check(got == path, "--parents %s: %r, by hand %r" % (spec, got, path))
+            C.check("--parents %s: %r, by hand %r" % (spec, got, path), got == path)
         for spec in ("pci:0000:00", "usb:hiddev0", "/dev/vda2", "nosuch:x"):
-            r = run([tree, "--root", root, "--parents", spec])
-            check(r.returncode != 0 and r.stderr.count(b"\n") == 1,
-                  "--parents %s: exit %d, stderr %r" % (spec, r.returncode, r.stderr))
+            r = T.run([tree, "--root", root, "--parents", spec])
+            C.check("--parents %s: exit %d, stderr %r" % (spec, r.returncode, r.stderr),
+                    r.returncode != 0 and r.stderr.count(b"\n") == 1)
 
         # --subsystem NAME: exactly the devices written by hand
         for sub, want in sorted(H.BY_SUBSYSTEM.items()):
             d = js(tree, root, "--json", "--subsystem", sub)
             got = sorted(x["path"] for x in d.get("devices", [])) if d else None
-            check(got == sorted(want), "--subsystem %s: %s, by hand %s" % (sub, got, sorted(want)))
-            r = run([tree, "--root", root, "--subsystem", sub])
+            C.check("--subsystem %s: %s, by hand %s" % (sub, got, sorted(want)), got == sorted(want))
+            r = T.run([tree, "--root", root, "--subsystem", sub])
             lines = [ln.split("  ")[0] for ln in r.stdout.decode().splitlines()]
-            check(sorted(lines) == sorted(want), "--subsystem %s (text): %s" % (sub, lines))
+            C.check("--subsystem %s (text): %s" % (sub, lines), sorted(lines) == sorted(want))
 
         # --stats --json
         st = js(tree, root, "--stats", "--json")
         if st:
-            check(st.get("bus_class_names") == H.STATS["bus_class_names"],
-                  "--stats bus_class_names %r" % st.get("bus_class_names"))
+            C.check("--stats bus_class_names %r" % st.get("bus_class_names"),
+                    st.get("bus_class_names") == H.STATS["bus_class_names"])
             for side in ("class", "bus"):
                 got = st.get("runtime_status", {}).get(side)
-                check(got == H.STATS["runtime_status"][side],
-                      "--stats runtime_status.%s %r, by hand %r" % (
-                          side, got, H.STATS["runtime_status"][side]))
+                C.check("--stats runtime_status.%s %r, by hand %r" % (
+                            side, got, H.STATS["runtime_status"][side]),
+                        got == H.STATS["runtime_status"][side])
             kinds, subs = {}, {}
             for path in H.EXPECTED:
                 kinds[want_kind(path)] = kinds.get(want_kind(path), 0) + 1
@@ -207,9 +199,9 @@ def main():
                 if f and f["subsystem"]:
                     subs[f["subsystem"]] = subs.get(f["subsystem"], 0) + 1
             got = {k: v for k, v in st.get("kinds", {}).items() if v}
-            check(got == kinds, "--stats kinds %r, by hand %r" % (got, kinds))
-            check(st.get("subsystems") == subs, "--stats subsystems %r, by hand %r" % (
-                st.get("subsystems"), subs))
+            C.check("--stats kinds %r, by hand %r" % (got, kinds), got == kinds)
+            C.check("--stats subsystems %r, by hand %r" % (
+                st.get("subsystems"), subs), st.get("subsystems") == subs)
 
         # text output: U+2029, C1 controls and DEL are escaped, never raw
         raw = ("\u2029".encode(), "\u0085".encode(), "\u009b".encode(), b"\x7f")
@@ -218,17 +210,17 @@ def main():
                      ["--parents", "/devices/virtual/misc/" + H.PAR],
                      ["--parents", "/devices/virtual/misc/" + H.C1],
                      ["--explain", "/devices/virtual/misc/" + H.DEL]):
-            r = run([tree, "--root", root] + [os.fsencode(a) for a in args])
-            check(r.returncode == 0, "%s: exit %d" % (ascii(args), r.returncode))
+            r = T.run([tree, "--root", root] + [os.fsencode(a) for a in args])
+            C.check("%s: exit %d" % (ascii(args), r.returncode), r.returncode == 0)
             for b in raw:
-                check(b not in r.stdout, "%s: raw %r in text output" % (ascii(args), b))
+                C.check("%s: raw %r in text output" % (ascii(args), b), b not in r.stdout)
             if args[0] in ("--all", "--subsystem", "/devices/virtual/misc"):
                 for e in escaped:
-                    check(e in r.stdout, "%s: %r not shown escaped" % (ascii(args), e))
+                    C.check("%s: %r not shown escaped" % (ascii(args), e), e in r.stdout)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("hand-edges: %d directories checked; %d failure(s)" % (len(H.EXPECTED), len(FAILURES)))
-    return 1 if FAILURES else 0
+    print("hand-edges: %d directories checked" % len(H.EXPECTED))
+    return C.summary()
 
 
 if __name__ == "__main__":

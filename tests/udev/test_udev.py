@@ -27,23 +27,10 @@ import subprocess
 import sys
 import tempfile
 
-SKIP = 77
-failures = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import sysdevtest as T  # noqa: E402
 
-
-def check(cond, what):
-    if cond:
-        print(f"ok: {what}")
-    else:
-        print(f"FAIL: {what}")
-        failures.append(what)
-    return cond
-
-
-def run(cmd, **kw):
-    p = subprocess.run(cmd, capture_output=True, text=True, errors="surrogateescape",
-                       timeout=600, **kw)
-    return p.returncode, p.stdout, p.stderr
+C = T.Checker()
 
 
 def show(rc, out, err):
@@ -54,71 +41,34 @@ def show(rc, out, err):
 
 # ---------------------------------------------------------------- tree builder
 
-def up(devpath):
-    return "../" * devpath.strip("/").count("/") + "../"
-
-
-def write(root, rel, content=""):
-    full = os.path.join(root, rel)
-    os.makedirs(os.path.dirname(full), exist_ok=True)
-    with open(full, "w") as f:
-        f.write(content)
-
-
-def link(root, rel, target):
-    full = os.path.join(root, rel)
-    os.makedirs(os.path.dirname(full), exist_ok=True)
-    os.symlink(target, full)
-
-
-def device(root, devpath, subsystem=None, driver=None, uevent=""):
-    """A device directory as the kernel lays it out, with its S/bus or S/class entry."""
-    rel = devpath.lstrip("/")
-    write(root, rel + "/uevent", uevent)
-    write(root, rel + "/power/runtime_status", "unsupported\n")
-    if subsystem:
-        kind, name = subsystem.split(":")
-        base = os.path.basename(devpath)
-        if kind == "bus":
-            link(root, rel + "/subsystem", up(devpath) + "bus/" + name)
-            link(root, f"bus/{name}/devices/{base}", "../../../" + rel)
-        else:
-            link(root, rel + "/subsystem", up(devpath) + "class/" + name)
-            link(root, f"class/{name}/{base}", "../../" + rel)
-    if driver:
-        bus = subsystem.split(":")[1]
-        os.makedirs(os.path.join(root, f"bus/{bus}/drivers/{driver}"), exist_ok=True)
-        link(root, rel + "/driver", up(devpath) + f"bus/{bus}/drivers/{driver}")
-
-
 def build_tree(root):
     """The article's board in miniature: buses, classes, a grouping dir, an endpoint."""
-    for d in ["bus/platform/devices", "bus/i2c/devices", "class/leds", "class/block",
-              "class/net", "devices"]:
-        os.makedirs(os.path.join(root, d), exist_ok=True)
+    t = T.Tree(root)
+    t.dirs("bus/platform/devices", "bus/i2c/devices", "class/leds", "class/block", "class/net",
+             "devices")
     c = "/devices/platform/omap_i2c.2/i2c-2/2-0045"
-    device(root, "/devices/platform")
-    device(root, "/devices/platform/omap_i2c.2", "bus:platform", "omap_i2c",
-           "DRIVER=omap_i2c\n")
-    device(root, "/devices/platform/omap_i2c.2/i2c-2", "bus:i2c", None,
-           "DEVTYPE=i2c_adapter\n")
-    device(root, c, "bus:i2c", "leds-tca6507", "DRIVER=leds-tca6507\n")
-    write(root, c[1:] + "/name", "tca6507\n")
-    device(root, c + "/leds/gta04:green:power", "class:leds")
-    write(root, c[1:] + "/leds/gta04:green:power/brightness", "100\n")
-    device(root, c + "/leds/gta04:red:aux", "class:leds")
-    device(root, c + "/ep_00", None, None, "DEVTYPE=usb_endpoint\n")
-    device(root, "/devices/platform/mmc.0", "bus:platform", "omap_hsmmc")
-    device(root, "/devices/platform/mmc.0/block/sda", "class:block", None,
-           "MAJOR=8\nMINOR=0\nDEVNAME=sda\nDEVTYPE=disk\n")
-    write(root, "devices/platform/mmc.0/block/sda/dev", "8:0\n")
-    device(root, "/devices/platform/mmc.0/block/sda/sda1", "class:block", None,
-           "MAJOR=8\nMINOR=1\nDEVNAME=sda1\nDEVTYPE=partition\n")
-    write(root, "devices/platform/mmc.0/block/sda/sda1/dev", "8:1\n")
-    device(root, "/devices/virtual/net/lo", "class:net", None, "INTERFACE=lo\nIFINDEX=1\n")
-    os.makedirs(os.path.join(root, "devices/virtual/net/lo/queues/rx-0"))
+    t.device("/devices/platform")
+    t.device("/devices/platform/omap_i2c.2", "bus:platform", "omap_i2c",
+             "DRIVER=omap_i2c\n")
+    t.device("/devices/platform/omap_i2c.2/i2c-2", "bus:i2c", None,
+             "DEVTYPE=i2c_adapter\n")
+    t.device(c, "bus:i2c", "leds-tca6507", "DRIVER=leds-tca6507\n")
+    t.file(c[1:] + "/name", "tca6507\n")
+    t.device(c + "/leds/gta04:green:power", "class:leds")
+    t.file(c[1:] + "/leds/gta04:green:power/brightness", "100\n")
+    t.device(c + "/leds/gta04:red:aux", "class:leds")
+    t.device(c + "/ep_00", None, None, "DEVTYPE=usb_endpoint\n")
+    t.device("/devices/platform/mmc.0", "bus:platform", "omap_hsmmc")
+    t.device("/devices/platform/mmc.0/block/sda", "class:block", None,
+             "MAJOR=8\nMINOR=0\nDEVNAME=sda\nDEVTYPE=disk\n")
+    t.file("devices/platform/mmc.0/block/sda/dev", "8:0\n")
+    t.device("/devices/platform/mmc.0/block/sda/sda1", "class:block", None,
+             "MAJOR=8\nMINOR=1\nDEVNAME=sda1\nDEVTYPE=partition\n")
+    t.file("devices/platform/mmc.0/block/sda/sda1/dev", "8:1\n")
+    t.device("/devices/virtual/net/lo", "class:net", None, "INTERFACE=lo\nIFINDEX=1\n")
+    t.dir("devices/virtual/net/lo/queues/rx-0")
     # a class attribute file, not a device entry (like S/class/firmware/timeout)
-    write(root, "class/leds/not_an_entry", "60\n")
+    t.file("class/leds/not_an_entry", "60\n")
 
 
 # ---------------------------------------------------------------- live
@@ -126,27 +76,27 @@ def build_tree(root):
 def case_live(exe):
     if not os.path.isdir("/sys/devices"):
         print("SKIP: no /sys/devices here")
-        return SKIP
-    rc, out, err = run([exe, "--check-udev"])
-    if not check(rc == 0, "--check-udev on the live /sys exits 0"):
+        return T.SKIP
+    rc, out, err = T.run3([exe, "--check-udev"], timeout=600)
+    if not C.check("--check-udev on the live /sys exits 0", rc == 0):
         show(rc, out, err)
-    check(out.startswith("check-udev /sys: agree"), "its first line says the two agree")
-    check("implemented but not linked:" in out, "it summarises the devices not linked")
-    rc, out, err = run([exe, "--check-udev", "--json"])
-    check(rc == 0, "--check-udev --json exits 0")
+    C.check("its first line says the two agree", out.startswith("check-udev /sys: agree"))
+    C.check("it summarises the devices not linked", "implemented but not linked:" in out)
+    rc, out, err = T.run3([exe, "--check-udev", "--json"], timeout=600)
+    C.check("--check-udev --json exits 0", rc == 0)
     doc = json.loads(out)
     c = doc["counts"]
-    check(doc["agree"] is True, "JSON says agree")
-    check(c["udev"] > 0, f"libudev lists devices on this machine ({c['udev']})")
-    check(c["both"] == c["udev"], "every device libudev lists is found by the walk")
-    check(c["walk"] >= c["udev"], "the walk finds at least as many devices as libudev")
-    check(c["not_linked"] == len(doc["not_linked"]), "not_linked count matches its list")
-    check(c["walk"] == c["both"] + c["not_linked"] + c["with_subsystem_not_listed"],
-          "walk = both + not linked")
+    C.check("JSON says agree", doc["agree"] is True)
+    C.check(f"libudev lists devices on this machine ({c['udev']})", c["udev"] > 0)
+    C.check("every device libudev lists is found by the walk", c["both"] == c["udev"])
+    C.check("the walk finds at least as many devices as libudev", c["walk"] >= c["udev"])
+    C.check("not_linked count matches its list", c["not_linked"] == len(doc["not_linked"]))
+    C.check("walk = both + not linked",
+            c["walk"] == c["both"] + c["not_linked"] + c["with_subsystem_not_listed"])
     for path in doc["not_linked"]:
-        if not check(os.path.isfile("/sys" + path + "/uevent")
-                     and not os.path.islink("/sys" + path + "/subsystem"),
-                     f"{path} is a device without a subsystem link"):
+        if not C.check(f"{path} is a device without a subsystem link",
+                       os.path.isfile("/sys" + path + "/uevent")
+                       and not os.path.islink("/sys" + path + "/subsystem")):
             break
     # an independent count of the lists libudev scans (dirs and links only)
     entries = set()
@@ -154,48 +104,48 @@ def case_live(exe):
         for p in glob.glob(pat):
             if os.path.islink(p) or os.path.isdir(p):
                 entries.add(p)
-    check(c["links"] == len(entries),
-          f"S/bus and S/class entries: {c['links']} == {len(entries)} counted here")
+    C.check(f"S/bus and S/class entries: {c['links']} == {len(entries)} counted here",
+            c["links"] == len(entries))
     udevadm = shutil.which("udevadm")
     if udevadm:
         r = subprocess.run([udevadm, "info", "--export-db"], capture_output=True, text=True,
                            errors="surrogateescape")
         if r.returncode == 0:
             n = sum(1 for line in r.stdout.splitlines() if line.startswith("P: "))
-            check(n == c["udev"], f"udevadm info --export-db lists {n}, libudev here {c['udev']}")
+            C.check(f"udevadm info --export-db lists {n}, libudev here {c['udev']}", n == c["udev"])
     # the walk's device count against a plain find(1)-like count of uevent files
     n = 0
     for dirpath, dirnames, filenames in os.walk("/sys/devices"):
         if "uevent" in filenames and os.path.isfile(os.path.join(dirpath, "uevent")) \
                 and not os.path.islink(os.path.join(dirpath, "uevent")):
             n += 1
-    check(abs(n - c["walk"]) <= 2, f"the walk's {c['walk']} devices ~ {n} uevent files")
+    C.check(f"the walk's {c['walk']} devices ~ {n} uevent files", abs(n - c["walk"]) <= 2)
 
     # the live tree against its own capture: --diff is empty, --check-udev agrees on it
     tmp = tempfile.mkdtemp(prefix="sdt-live-")
     try:
         cap = os.path.join(tmp, "cap")
-        rc, out, err = run([exe, "--capture", cap])
-        if not check(rc == 0, "--capture of the live /sys"):
+        rc, out, err = T.run3([exe, "--capture", cap], timeout=600)
+        if not C.check("--capture of the live /sys", rc == 0):
             show(rc, out, err)
             return 0
-        rc, out, err = run([exe, "--diff", "/sys", cap])
-        if not check(rc == 0 and out == "", "--diff /sys and its capture: empty, exit 0"):
+        rc, out, err = T.run3([exe, "--diff", "/sys", cap], timeout=600)
+        if not C.check("--diff /sys and its capture: empty, exit 0", rc == 0 and out == ""):
             show(rc, out, err)
         if not can_unshare():
             # the rest passed; this part needs a private mount namespace
             print("SKIP: --check-udev on the capture of /sys: unshare -m / mount --bind not "
                   "permitted here (needs root or user namespaces); the rest passed")
-            return SKIP
+            return T.SKIP
         if True:
-            rc, out, err = run([exe, "--check-udev", "--root", cap])
-            if not check(rc == 0, "--check-udev agrees on the capture of /sys"):
+            rc, out, err = T.run3([exe, "--check-udev", "--root", cap], timeout=600)
+            if not C.check("--check-udev agrees on the capture of /sys", rc == 0):
                 show(rc, out, err)
             else:
                 # the same numbers as on /sys itself
-                rc, out2, err = run([exe, "--check-udev", "--json", "--root", cap])
+                rc, out2, err = T.run3([exe, "--check-udev", "--json", "--root", cap], timeout=600)
                 c2 = json.loads(out2)["counts"]
-                check(c2 == c, f"its counts equal those of the live /sys ({c2} vs {c})")
+                C.check(f"its counts equal those of the live /sys ({c2} vs {c})", c2 == c)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0
@@ -222,7 +172,7 @@ def sys_mount_line():
 
 
 def check_udev_json(exe, root):
-    rc, out, err = run([exe, "--check-udev", "--json", "--root", root])
+    rc, out, err = T.run3([exe, "--check-udev", "--json", "--root", root], timeout=600)
     try:
         doc = json.loads(out)
     except ValueError:
@@ -233,45 +183,46 @@ def check_udev_json(exe, root):
 def case_planted(exe):
     if not can_unshare():
         print("SKIP: unshare -m / mount --bind not permitted here (needs root or user namespaces)")
-        return SKIP
+        return T.SKIP
     before = sys_mount_line()
     tmp = tempfile.mkdtemp(prefix="sdt-udev-")
     try:
         t = os.path.join(tmp, "tree")
         build_tree(t)
         # 1. the user's way: bind the tree over /sys themselves
-        rc, out, err = run(["unshare", "-m", "sh", "-c",
-                            'mount --make-rprivate / && mount --bind "$1" /sys && '
-                            'SYSTEMD_DEVICE_VERIFY_SYSFS=0 "$2" --check-udev', "sh", t, exe])
-        if not check(rc == 0, "hand-made tree bound over /sys by unshare: agrees (exit 0)"):
+        rc, out, err = T.run3(["unshare", "-m", "sh", "-c",
+                               'mount --make-rprivate / && mount --bind "$1" /sys && '
+                               'SYSTEMD_DEVICE_VERIFY_SYSFS=0 "$2" --check-udev', "sh", t, exe],
+                              timeout=600)
+        if not C.check("hand-made tree bound over /sys by unshare: agrees (exit 0)", rc == 0):
             show(rc, out, err)
         # 2. --root: the command binds it in its own private namespace
         rc, doc, out, err = check_udev_json(exe, t)
-        if not check(rc == 0 and doc and doc["agree"], "--check-udev --root TREE agrees"):
+        if not C.check("--check-udev --root TREE agrees", rc == 0 and doc and doc["agree"]):
             show(rc, out, err)
         else:
             c = doc["counts"]
-            check(c["walk"] == 11, f"the walk finds the 11 devices built ({c['walk']})")
+            C.check(f"the walk finds the 11 devices built ({c['walk']})", c["walk"] == 11)
             # platform and ep_00 are not linked; the class file is no entry
-            check(sorted(doc["not_linked"]) == ["/devices/platform",
-                                                "/devices/platform/omap_i2c.2/i2c-2/2-0045/ep_00"],
-                  f"implemented but not linked: {doc['not_linked']}")
-            check(c["links"] == 9, f"9 S/bus and S/class entries ({c['links']})")
-        check(sys_mount_line() == before, "the host's /sys mount is untouched afterwards")
+            C.check(f"implemented but not linked: {doc['not_linked']}",
+                    sorted(doc["not_linked"]) == ["/devices/platform",
+                                                  "/devices/platform/omap_i2c.2/i2c-2/2-0045/ep_00"])
+            C.check(f"9 S/bus and S/class entries ({c['links']})", c["links"] == 9)
+        C.check("the host's /sys mount is untouched afterwards", sys_mount_line() == before)
         # 3. unprivileged: --root falls back to a user namespace of its own
         setpriv = shutil.which("setpriv")
         if os.geteuid() == 0 and setpriv:
             os.chmod(tmp, 0o755)
             drop = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
             userns = subprocess.run(drop + ["unshare", "-mr", "true"], capture_output=True)
-            rc, out, err = run(drop + [exe, "--check-udev", "--root", t])
+            rc, out, err = T.run3(drop + [exe, "--check-udev", "--root", t], timeout=600)
             if userns.returncode == 0:
-                if not check(rc == 0 and "agree" in out,
-                             "unprivileged --check-udev --root agrees (user namespace)"):
+                if not C.check("unprivileged --check-udev --root agrees (user namespace)",
+                               rc == 0 and "agree" in out):
                     show(rc, out, err)
             else:
-                check(rc == 2 and "bind the tree yourself" in err,
-                      "unprivileged without user namespaces: exit 2 with the unshare hint")
+                C.check("unprivileged without user namespaces: exit 2 with the unshare hint",
+                        rc == 2 and "bind the tree yourself" in err)
 
         # planted disagreements, one tree each
         c2 = "devices/platform/omap_i2c.2/i2c-2/2-0045"
@@ -279,24 +230,24 @@ def case_planted(exe):
 
         def plant_nouevent(r):
             os.makedirs(os.path.join(r, c2, "leds/ghost"))
-            link(r, "class/leds/ghost", "../../" + c2 + "/leds/ghost")
+            T.Tree(r).link("class/leds/ghost", "../../" + c2 + "/leds/ghost")
             return ("links_udev_misses", "/class/leds/ghost", "unlisted   /class/leds/ghost")
         plants.append(("class link to a directory without uevent", plant_nouevent))
 
         def plant_dangling(r):
-            link(r, "class/net/eth9", "../../devices/virtual/net/eth9")
+            T.Tree(r).link("class/net/eth9", "../../devices/virtual/net/eth9")
             return ("links_udev_misses", "/class/net/eth9", "unlisted   /class/net/eth9")
         plants.append(("dangling class link", plant_dangling))
 
         def plant_escape(r):
-            link(r, "class/net/eth8", "../../../../../etc")
+            T.Tree(r).link("class/net/eth8", "../../../../../etc")
             return ("links_udev_misses", "/class/net/eth8", "unlisted   /class/net/eth8: link "
                     "points outside the sysfs root")
         plants.append(("class link that climbs out of the root", plant_escape))
 
         def plant_devnum(r):
-            write(r, "devices/virtual/net/lo/uevent", "INTERFACE=lo\nIFINDEX=1\nMAJOR=0\nMINOR=7\n")
-            write(r, "devices/virtual/net/lo/dev", "0:7\n")
+            T.Tree(r).file("devices/virtual/net/lo/uevent", "INTERFACE=lo\nIFINDEX=1\nMAJOR=0\nMINOR=7\n")
+            T.Tree(r).file("devices/virtual/net/lo/dev", "0:7\n")
             return ("differences", "/devices/virtual/net/lo",
                     "differ     /devices/virtual/net/lo devnum")
         plants.append(("device number 0:7 (libudev has none for major 0)", plant_devnum))
@@ -306,7 +257,7 @@ def case_planted(exe):
             # a device for libudev; its child's parent differs too
             p = os.path.join(r, "devices/platform/omap_i2c.2/i2c-2/uevent")
             os.unlink(p)
-            write(r, "devices/platform/omap_i2c.2/i2c-2/uevent.real", "DEVTYPE=i2c_adapter\n")
+            T.Tree(r).file("devices/platform/omap_i2c.2/i2c-2/uevent.real", "DEVTYPE=i2c_adapter\n")
             os.symlink("uevent.real", p)
             return ("udev_only", "/devices/platform/omap_i2c.2/i2c-2",
                     "only-udev  /devices/platform/omap_i2c.2/i2c-2")
@@ -322,14 +273,14 @@ def case_planted(exe):
             shutil.copytree(t, r, symlinks=True)
             key, name, text = plant(r)
             rc, doc, out, err = check_udev_json(exe, r)
-            ok = check(rc == 1 and doc is not None and doc["agree"] is False,
-                       f"{what}: exit 1, agree false")
+            ok = C.check(f"{what}: exit 1, agree false",
+                         rc == 1 and doc is not None and doc["agree"] is False)
             if doc is not None:
                 names = [x.get("path", x.get("link")) for x in doc[key]]
-                ok &= check(name in names, f"{what}: {key} names {name} ({names})")
-            rc2, out2, err2 = run([exe, "--check-udev", "--root", r])
-            ok &= check(rc2 == 1 and out2.startswith(f"check-udev {r}: DISAGREE")
-                        and text in out2, f"{what}: text output names it")
+                ok &= C.check(f"{what}: {key} names {name} ({names})", name in names)
+            rc2, out2, err2 = T.run3([exe, "--check-udev", "--root", r], timeout=600)
+            ok &= C.check(f"{what}: text output names it", rc2 == 1 and out2.startswith(f"check-udev {r}: DISAGREE")
+                          and text in out2)
             if not ok:
                 show(rc, out, err)
                 show(rc2, out2, err2)
@@ -337,13 +288,13 @@ def case_planted(exe):
         r = os.path.join(tmp, f"plant{4}")
         rc, doc, out, err = check_udev_json(exe, r)
         diffs = [(d["path"], d["field"], d["walk"], d["udev"]) for d in doc["differences"]]
-        check(("/devices/platform/omap_i2c.2/i2c-2/2-0045", "parent", "/devices/platform/omap_i2c.2",
-               "/devices/platform/omap_i2c.2/i2c-2") in diffs,
-              f"the parent difference of 2-0045 is named ({diffs})")
-        check(sys_mount_line() == before, "the host's /sys mount is still untouched")
+        C.check(f"the parent difference of 2-0045 is named ({diffs})",
+                ("/devices/platform/omap_i2c.2/i2c-2/2-0045", "parent", "/devices/platform/omap_i2c.2",
+                 "/devices/platform/omap_i2c.2/i2c-2") in diffs)
+        C.check("the host's /sys mount is still untouched", sys_mount_line() == before)
         # a root that is not one
-        rc, out, err = run([exe, "--check-udev", "--root", os.path.join(tmp, "nothing")])
-        check(rc != 0 and "not a sysfs root" in err, f"--check-udev --root missing: error ({rc})")
+        rc, out, err = T.run3([exe, "--check-udev", "--root", os.path.join(tmp, "nothing")], timeout=600)
+        C.check(f"--check-udev --root missing: error ({rc})", rc != 0 and "not a sysfs root" in err)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0
@@ -352,7 +303,7 @@ def case_planted(exe):
 # ---------------------------------------------------------------- diff
 
 def diff(exe, a, b, *opts):
-    return run([exe, *opts, "--diff", a, b])
+    return T.run3([exe, *opts, "--diff", a, b], timeout=600)
 
 
 def case_diff(exe):
@@ -364,95 +315,95 @@ def case_diff(exe):
         r = subprocess.run(["cp", "-a", a, b])
         assert r.returncode == 0
         rc, out, err = diff(exe, a, b)
-        check(rc == 0 and out == "" and err == "", f"--diff of a tree and its copy: empty, exit 0 ({rc})")
+        C.check(f"--diff of a tree and its copy: empty, exit 0 ({rc})", rc == 0 and out == "" and err == "")
         rc, out, err = diff(exe, a, b, "--attrs")
-        check(rc == 0 and out == "", "the same with --attrs")
+        C.check("the same with --attrs", rc == 0 and out == "")
         rc, out, err = diff(exe, a, b, "--json")
         doc = json.loads(out)
-        check(rc == 0 and doc["same"] is True and doc["counts"]["old"] == 11
-              and doc["counts"]["new"] == 11, "--json: same, 11 devices each")
+        C.check("--json: same, 11 devices each", rc == 0 and doc["same"] is True and doc["counts"]["old"] == 11
+                and doc["counts"]["new"] == 11)
 
         c = "devices/platform/omap_i2c.2/i2c-2/2-0045"
         # remove a device
         shutil.rmtree(os.path.join(b, c, "leds/gta04:red:aux"))
         rc, out, err = diff(exe, a, b)
-        check(rc == 1 and out == f"- /{c}/leds/gta04:red:aux\n",
-              f"a removed device is named, exit 1 ({rc}: {out!r})")
+        C.check(f"a removed device is named, exit 1 ({rc}: {out!r})",
+                rc == 1 and out == f"- /{c}/leds/gta04:red:aux\n")
         rc, out, err = diff(exe, b, a)
-        check(rc == 1 and out == f"+ /{c}/leds/gta04:red:aux\n", f"and added the other way ({out!r})")
+        C.check(f"and added the other way ({out!r})", rc == 1 and out == f"+ /{c}/leds/gta04:red:aux\n")
         # change a driver link
         os.unlink(os.path.join(b, c, "driver"))
         os.makedirs(os.path.join(b, "bus/i2c/drivers/leds-other"))
-        os.symlink(up("/" + c) + "bus/i2c/drivers/leds-other", os.path.join(b, c, "driver"))
+        os.symlink(T.up("/" + c) + "bus/i2c/drivers/leds-other", os.path.join(b, c, "driver"))
         rc, out, err = diff(exe, a, b)
-        check(rc == 1 and f"~ /{c} driver: leds-tca6507 -> leds-other\n" in out,
-              f"a changed driver link is named ({out!r})")
+        C.check(f"a changed driver link is named ({out!r})",
+                rc == 1 and f"~ /{c} driver: leds-tca6507 -> leds-other\n" in out)
         # unbind: driver gone
         os.unlink(os.path.join(b, "devices/platform/mmc.0/driver"))
         rc, out, err = diff(exe, a, b)
-        check("~ /devices/platform/mmc.0 driver: omap_hsmmc -> (none)\n" in out,
-              f"an unbound driver is named ({out!r})")
+        C.check(f"an unbound driver is named ({out!r})",
+                "~ /devices/platform/mmc.0 driver: omap_hsmmc -> (none)\n" in out)
         # attribute change, seen only with --attrs
-        write(b, c + "/name", "tca6508\n")
+        T.Tree(b).file(c + "/name", "tca6508\n")
         rc, out, err = diff(exe, a, b)
-        check("attribute" not in out, "attributes are not compared without --attrs")
+        C.check("attributes are not compared without --attrs", "attribute" not in out)
         rc, out, err = diff(exe, a, b, "--attrs")
-        check(f'~ /{c} attribute name: "tca6507" -> "tca6508"\n' in out,
-              f"--attrs names the attribute change ({out!r})")
+        C.check(f"--attrs names the attribute change ({out!r})",
+                f'~ /{c} attribute name: "tca6507" -> "tca6508"\n' in out)
         # devnum change
-        write(b, "devices/platform/mmc.0/block/sda/uevent",
+        T.Tree(b).file("devices/platform/mmc.0/block/sda/uevent",
               "MAJOR=8\nMINOR=8\nDEVNAME=sda\nDEVTYPE=disk\n")
         rc, out, err = diff(exe, a, b)
-        check("~ /devices/platform/mmc.0/block/sda devnum: 8:0 -> 8:8\n" in out,
-              f"a changed devnum is named ({out!r})")
+        C.check(f"a changed devnum is named ({out!r})",
+                "~ /devices/platform/mmc.0/block/sda devnum: 8:0 -> 8:8\n" in out)
         # move: the block disk (with its partition) to another host
         os.makedirs(os.path.join(b, "devices/platform/mmc.1"))
-        write(b, "devices/platform/mmc.1/uevent")
+        T.Tree(b).file("devices/platform/mmc.1/uevent")
         os.rename(os.path.join(b, "devices/platform/mmc.0/block"),
                   os.path.join(b, "devices/platform/mmc.1/block"))
         rc, out, err = diff(exe, a, b)
-        check(rc == 1 and "> /devices/platform/mmc.0/block/sda -> "
-              "/devices/platform/mmc.1/block/sda (and 1 device below)\n" in out
-              and "+ /devices/platform/mmc.1\n" in out
-              and "sda1 ->" not in out,
-              f"a moved disk is one line, its partition carried ({out!r})")
+        C.check(f"a moved disk is one line, its partition carried ({out!r})",
+                rc == 1 and "> /devices/platform/mmc.0/block/sda -> "
+                "/devices/platform/mmc.1/block/sda (and 1 device below)\n" in out
+                and "+ /devices/platform/mmc.1\n" in out
+                and "sda1 ->" not in out)
         rc, out, err = diff(exe, a, b, "--json", "--attrs")
         doc = json.loads(out)
         moved = {m["old"]: m for m in doc["moved"]}
-        check(rc == 1 and doc["same"] is False and len(doc["moved"]) == 2
-              and moved["/devices/platform/mmc.0/block/sda/sda1"]["carried_by"]
-              == "/devices/platform/mmc.0/block/sda"
-              and moved["/devices/platform/mmc.0/block/sda"]["new_parent"]
-              == "/devices/platform/mmc.1",
-              f"--json: moves with parents and carried_by ({doc['moved']})")
+        C.check(f"--json: moves with parents and carried_by ({doc['moved']})",
+                rc == 1 and doc["same"] is False and len(doc["moved"]) == 2
+                and moved["/devices/platform/mmc.0/block/sda/sda1"]["carried_by"]
+                == "/devices/platform/mmc.0/block/sda"
+                and moved["/devices/platform/mmc.0/block/sda"]["new_parent"]
+                == "/devices/platform/mmc.1")
         fields = sorted((x["path"], x["field"]) for x in doc["changed"])
-        check(fields == sorted([(f"/{c}", "driver"), ("/devices/platform/mmc.0", "driver"),
-                                (f"/{c}", "attribute"),
-                                ("/devices/platform/mmc.1/block/sda", "devnum")]),
-              f"--json: changed entries ({fields})")
-        check(doc["counts"]["removed"] == 1 and doc["counts"]["added"] == 1,
-              f"--json counts ({doc['counts']})")
+        C.check(f"--json: changed entries ({fields})",
+                fields == sorted([(f"/{c}", "driver"), ("/devices/platform/mmc.0", "driver"),
+                                  (f"/{c}", "attribute"),
+                                  ("/devices/platform/mmc.1/block/sda", "devnum")]))
+        C.check(f"--json counts ({doc['counts']})",
+                doc["counts"]["removed"] == 1 and doc["counts"]["added"] == 1)
         # ambiguous names are not moves
         for n in ("x1", "x2"):
-            write(a, f"devices/platform/h{n}/ep_00/uevent")
-        write(b, "devices/platform/hz/ep_00/uevent")
+            T.Tree(a).file(f"devices/platform/h{n}/ep_00/uevent")
+        T.Tree(b).file("devices/platform/hz/ep_00/uevent")
         rc, out, err = diff(exe, a, b)
-        check("- /devices/platform/hx1/ep_00\n" in out and "+ /devices/platform/hz/ep_00\n" in out
-              and "ep_00 ->" not in out, f"two OLD candidates with one name: no move ({out!r})")
+        C.check(f"two OLD candidates with one name: no move ({out!r})", "- /devices/platform/hx1/ep_00\n" in out and "+ /devices/platform/hz/ep_00\n" in out
+                and "ep_00 ->" not in out)
 
         # errors: exit 2 as diff(1)
         for bad in (os.path.join(tmp, "missing"), tmp):
             rc, out, err = diff(exe, a, bad)
-            check(rc == 2 and "not a sysfs root" in err, f"--diff with bad root {bad}: exit 2 ({rc})")
+            C.check(f"--diff with bad root {bad}: exit 2 ({rc})", rc == 2 and "not a sysfs root" in err)
             rc, out, err = diff(exe, bad, a)
-            check(rc == 2, f"--diff with bad OLD root: exit 2 ({rc})")
-        rc, out, err = run([exe, "--diff", a])
-        check(rc == 2, f"--diff with one root: usage error ({rc})")
+            C.check(f"--diff with bad OLD root: exit 2 ({rc})", rc == 2)
+        rc, out, err = T.run3([exe, "--diff", a], timeout=600)
+        C.check(f"--diff with one root: usage error ({rc})", rc == 2)
 
         # the live tree against itself
         if os.path.isdir("/sys/devices"):
             rc, out, err = diff(exe, "/sys", "/sys")
-            check(rc == 0 and out == "", f"--diff /sys /sys is empty ({rc}: {out[:200]!r})")
+            C.check(f"--diff /sys /sys is empty ({rc}: {out[:200]!r})", rc == 0 and out == "")
 
         # a larger synthetic tree and its cp -a copy, if the generator is there
         gen = os.path.join(SOURCE_ROOT, "tests/bench/gen_sysfs.py") if SOURCE_ROOT else None
@@ -464,16 +415,16 @@ def case_diff(exe):
                 g2 = os.path.join(tmp, "gen2")
                 subprocess.run(["cp", "-a", g, g2], check=True)
                 rc, out, err = diff(exe, g, g2, "--attrs")
-                check(rc == 0 and out == "", f"synthetic 800-device tree vs its copy: same ({rc})")
+                C.check(f"synthetic 800-device tree vs its copy: same ({rc})", rc == 0 and out == "")
                 victims = sorted(glob.glob(os.path.join(g2, "devices/virtual/net/*")))
                 if victims:
                     shutil.rmtree(victims[0])
                     rel = victims[0][len(g2):]
                     rc, out, err = diff(exe, g, g2)
-                    check(rc == 1 and f"- {rel}\n" in out, f"... and names the removed {rel}")
+                    C.check(f"... and names the removed {rel}", rc == 1 and f"- {rel}\n" in out)
                 if can_unshare():
-                    rc, out, err = run([exe, "--check-udev", "--root", g])
-                    if not check(rc == 0, "--check-udev agrees on the synthetic tree"):
+                    rc, out, err = T.run3([exe, "--check-udev", "--root", g], timeout=600)
+                    if not C.check("--check-udev agrees on the synthetic tree", rc == 0):
                         show(rc, out, err)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -494,38 +445,38 @@ def case_fixtures(exe):
             break
     if not fixtures or not tool:
         print(f"SKIP: fixtures: {len(fixtures)} found, sysdev-fixture: {tool}")
-        return SKIP
+        return T.SKIP
     if not can_unshare():
         print("SKIP: unshare -m / mount --bind not permitted here (needs root or user namespaces)")
-        return SKIP
+        return T.SKIP
     tmp = tempfile.mkdtemp(prefix="sdt-fix-")
     try:
         roots = []
         for fx in fixtures:
             d = os.path.join(tmp, os.path.basename(fx)[:-len(".sysfs")])
-            rc, out, err = run([tool, "unpack", fx, d])
-            if not check(rc == 0 and os.path.isdir(os.path.join(d, "devices")),
-                         f"sysdev-fixture unpack {os.path.basename(fx)}"):
+            rc, out, err = T.run3([tool, "unpack", fx, d], timeout=600)
+            if not C.check(f"sysdev-fixture unpack {os.path.basename(fx)}",
+                           rc == 0 and os.path.isdir(os.path.join(d, "devices"))):
                 show(rc, out, err)
                 continue
             roots.append(d)
-            rc, out, err = run([exe, "--check-udev", "--root", d])
-            if not check(rc == 0, f"--check-udev agrees on fixture {os.path.basename(d)}"):
+            rc, out, err = T.run3([exe, "--check-udev", "--root", d], timeout=600)
+            if not C.check(f"--check-udev agrees on fixture {os.path.basename(d)}", rc == 0):
                 show(rc, out, err)
             rc, out, err = diff(exe, d, d)
-            check(rc == 0 and out == "", f"--diff of fixture {os.path.basename(d)} with itself")
+            C.check(f"--diff of fixture {os.path.basename(d)} with itself", rc == 0 and out == "")
         for x, y in zip(roots, roots[1:]):
             rc, out, err = diff(exe, x, y, "--json")
             doc = json.loads(out) if out else None
             n = sum(len(doc[k]) for k in ("added", "removed", "moved", "changed")) if doc else 0
-            if not check(rc == 1 and doc and not doc["same"] and n > 0,
-                         f"--diff {os.path.basename(x)} {os.path.basename(y)}: exit 1, "
-                         f"{n} differences named"):
+            if not C.check(f"--diff {os.path.basename(x)} {os.path.basename(y)}: exit 1, "
+                           f"{n} differences named",
+                           rc == 1 and doc and not doc["same"] and n > 0):
                 show(rc, out[:2000], err)
             rc, out, err = diff(exe, x, y)
             lines = out.splitlines()
-            check(rc == 1 and lines and all(l[:2] in ("+ ", "- ", "> ", "~ ") for l in lines),
-                  f"text diff: {len(lines)} lines, each + - > or ~")
+            C.check(f"text diff: {len(lines)} lines, each + - > or ~",
+                    rc == 1 and lines and all(l[:2] in ("+ ", "- ", "> ", "~ ") for l in lines))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0
@@ -544,10 +495,7 @@ def main():
     fn = {"live": case_live, "planted": case_planted, "diff": case_diff,
           "fixtures": case_fixtures}[case]
     ret = fn(exe)
-    if failures:
-        print(f"{len(failures)} failed: " + "; ".join(failures))
-        return 1
-    return ret
+    return C.summary() or ret
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Device lookup by every form of SPEC section 6, attributes and links. */
+/* Device lookup by every DEVICE form of sysdev-tree(1), attributes and links. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* power/ parsing and the latency tolerance (SPEC section 5) on a temp copy. */
+/* power/ parsing and the latency tolerance (sysdev(7)) on a temp copy. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>

@@ -117,7 +117,7 @@ for start in /devices/platform/sdt-host.0 /devices/virtual/sdtled \
 	run "start$tag" $CLI --json --all "/sys$start"
 done
 
-# --stats and its references (SPEC section 4).
+# --stats and its references (sysdev(7), "The article's measurements").
 run stats $CLI --stats
 run stats_json $CLI --stats --json
 cat /sys/class/*/*/power/runtime_status 2>/dev/null | sort | uniq -c \
@@ -125,7 +125,7 @@ cat /sys/class/*/*/power/runtime_status 2>/dev/null | sort | uniq -c \
 cat /sys/bus/*/devices/*/power/runtime_status 2>/dev/null | sort | uniq -c \
 	> "$OUT/ref_rs_bus"
 
-# Latency tolerance (SPEC section 5). Numbered so the host sees the order.
+# Latency tolerance (sysdev(7), "Latency tolerance"). Numbered so the host sees the order.
 [ -e "$LT" ] && echo yes > "$OUT/lt_exists_client" || echo no > "$OUT/lt_exists_client"
 [ -e "$ADAPTER/power/pm_qos_latency_tolerance_us" ] && echo yes > "$OUT/lt_exists_adapter" \
 	|| echo no > "$OUT/lt_exists_adapter"

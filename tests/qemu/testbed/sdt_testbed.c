@@ -2,7 +2,9 @@
 /*
  * sdt_testbed - a synthetic device topology for testing libsysdev.
  *
- * On load this module builds every row of SPEC section 7 under /sys/devices;
+ * On load this module builds the testbed topology (tests/qemu/README.md: one
+ * device for each case of the classification rules of sysdev(7)) under
+ * /sys/devices;
  * on unload it removes all of it again:
  *
  *   /devices/platform/sdt-host.0                     platform device
