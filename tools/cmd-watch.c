@@ -5,6 +5,7 @@
  * kind, parent and class directory.  With --json, JSON lines.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -100,6 +101,40 @@ static void print_event(const struct options *o, const struct sysdev_event *ev, 
 	}
 }
 
+static bool glob_any(const char *const *globs, size_t n, const char *s)
+{
+	if (!n)
+		return true;
+	for (size_t i = 0; s && i < n; i++)
+		if (fnmatch(globs[i], s, 0) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The filters an event can answer: its DRIVER property, the last component
+ * of its devpath, and its properties (an event carries no attributes).
+ */
+static bool event_selected(const struct options *o, const struct sysdev_event *ev)
+{
+	const char *devpath = sysdev_event_get_devpath(ev), *slash = strrchr(devpath, '/');
+
+	if (!glob_any(o->drivers, o->n_drivers, sysdev_event_get_property(ev, "DRIVER")) ||
+	    !glob_any(o->sysnames, o->n_sysnames, slash ? slash + 1 : devpath))
+		return false;
+	for (size_t i = 0; i < o->n_matches; i++) {
+		const char *eq = strchr(o->matches[i], '=');
+		char key[256];
+		const char *v;
+
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - o->matches[i]), o->matches[i]);
+		v = sysdev_event_get_property(ev, key);
+		if (!v || fnmatch(eq + 1, v, 0) != 0)
+			return false;
+	}
+	return true;
+}
+
 int cmd_watch(struct sysdev *ctx, const struct options *o)
 {
 	struct sigaction sa = {.sa_handler = on_signal};
@@ -112,9 +147,11 @@ int cmd_watch(struct sysdev *ctx, const struct options *o)
 		warnx_("--watch", "cannot listen to the kernel's uevents: %s", error_words(err));
 		return EXIT_RUNTIME;
 	}
-	if (o->subsystem && sysdev_monitor_add_match_subsystem_devtype(m, o->subsystem, NULL) < 0) {
-		sysdev_monitor_unref(m);
-		return EXIT_RUNTIME;
+	for (size_t i = 0; i < o->n_subsystems; i++) {
+		if (sysdev_monitor_add_match_subsystem_devtype(m, o->subsystems[i], NULL) < 0) {
+			sysdev_monitor_unref(m);
+			return EXIT_RUNTIME;
+		}
 	}
 	/* no SA_RESTART: poll() returns at once with EINTR */
 	sigaction(SIGINT, &sa, NULL);
@@ -142,7 +179,8 @@ int cmd_watch(struct sysdev *ctx, const struct options *o)
 			} else if (kind >= 0) {
 				seen_note(&seen, devpath, kind);
 			}
-			print_event(o, ev, kind);
+			if (event_selected(o, ev))
+				print_event(o, ev, kind);
 			sysdev_event_unref(ev);
 			if (fflush(stdout) != 0) {
 				stop = 1;
