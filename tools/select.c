@@ -28,14 +28,18 @@ int filter_enumerator(struct sysdev *ctx, const struct options *o, const char *s
 
 	*ret = NULL;
 	err = sysdev_enumerator_new(ctx, &e);
+	/* a device's subsystem is its link, as the SUBSYSTEM column shows it: walk the
+	 * tree rather than trust the kernel's indexes (S/class/NAME, S/bus/NAME/devices),
+	 * which leave out the roots of buses (devices/virtual/workqueue) */
+	if (err >= 0)
+		err = sysdev_enumerator_set_full_walk(e, true);
 	for (size_t i = 0; err >= 0 && i < o->n_subsystems; i++) {
 		const char *s = o->subsystems[i];
 
 		/* a warning, not an error: another -s may still match */
 		if (!sysdev_is_bus_name(ctx, s) && !sysdev_is_class_name(ctx, s))
-			warnx_(s, "no such subsystem: neither a bus (S/bus/%s) nor a class "
-				  "(S/class/%s) under %s",
-			       s, s, sysdev_get_root(ctx));
+			warnx_(s, "no such subsystem: neither a bus nor a class under %s",
+			       sysdev_get_root(ctx));
 		err = sysdev_enumerator_add_match_subsystem(e, s, true);
 	}
 	for (size_t i = 0; err >= 0 && i < o->n_drivers; i++)
