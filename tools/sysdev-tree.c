@@ -288,6 +288,9 @@ static void usage(FILE *f)
 		"Questions and actions:\n"
 		"  -P, --parents DEVICE     the parent chain of DEVICE up to the root\n"
 		"  -E, --explain DIR        which rule makes DIR the kind it is\n"
+		"      --properties DEVICE  KEY=VALUE lines as udevadm info -q property,\n"
+		"                           with vendor, model and module names\n"
+		"      --export             --properties: KEY='VALUE', as udevadm info -x\n"
 		"  -S, --stats              the article's measurements, see sysdev(7)\n"
 		"      --get-latency-tolerance DEVICE\n"
 		"                           print power/pm_qos_latency_tolerance_us\n"
@@ -323,6 +326,8 @@ enum {
 	OPT_CHECK_UDEV,
 	OPT_WATCH,
 	OPT_FORMAT,
+	OPT_PROPERTIES,
+	OPT_EXPORT,
 };
 
 /* Decimal digits only: no sign, no blank on either side, 0..SYSDEV_MAX_DEPTH. */
@@ -354,11 +359,13 @@ enum {
 	GIVEN_SUBSYSTEM = 1u << 6,
 	GIVEN_START = 1u << 7,
 	GIVEN_FORMAT = 1u << 8,
+	GIVEN_EXPORT = 1u << 9,
 };
 
 static const char *const given_names[] = {"--root",  "--json",      "--all",
 					   "--attrs", "--power",     "--depth",
-					   "--subsystem", "START", "--format"};
+					   "--subsystem", "START", "--format",
+					   "--export"};
 
 struct mode {
 	const char *name;
@@ -421,6 +428,8 @@ int main(int argc, char **argv)
 		{"check-udev", no_argument, NULL, OPT_CHECK_UDEV},
 		{"watch", no_argument, NULL, OPT_WATCH},
 		{"format", required_argument, NULL, OPT_FORMAT},
+		{"properties", optional_argument, NULL, OPT_PROPERTIES},
+		{"export", no_argument, NULL, OPT_EXPORT},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{0},
@@ -432,6 +441,8 @@ int main(int argc, char **argv)
 	static const struct mode parents = {"--parents",
 					    GIVEN_ROOT | GIVEN_JSON | GIVEN_ATTRS | GIVEN_POWER};
 	static const struct mode explain = {"--explain", GIVEN_ROOT | GIVEN_JSON};
+	static const struct mode properties = {"--properties",
+					       GIVEN_ROOT | GIVEN_JSON | GIVEN_EXPORT};
 	static const struct mode stats = {"--stats", GIVEN_ROOT | GIVEN_JSON | GIVEN_FORMAT};
 	static const struct mode get_lt = {"--get-latency-tolerance", GIVEN_ROOT | GIVEN_JSON};
 	static const struct mode set_lt = {"--set-latency-tolerance", GIVEN_ROOT};
@@ -512,6 +523,17 @@ int main(int argc, char **argv)
 			mode = &explain;
 			modes++;
 			break;
+		case OPT_PROPERTIES:
+			o.properties = optarg;
+			if (!optarg)
+				want_arg = &o.properties;
+			mode = &properties;
+			modes++;
+			break;
+		case OPT_EXPORT:
+			o.export_values = true;
+			given |= GIVEN_EXPORT;
+			break;
 		case 'S':
 			o.stats = true;
 			mode = &stats;
@@ -579,8 +601,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (modes > 1) {
-		warnx_(NULL, "choose one of --parents, --explain, --stats, --capture, --diff, "
-			     "--check-udev, --watch, --get-/--set-latency-tolerance");
+		warnx_(NULL, "choose one of --parents, --explain, --properties, --stats, --capture, "
+			     "--diff, --check-udev, --watch, --get-/--set-latency-tolerance");
 		return EXIT_USAGE;
 	}
 	if (o.set_lt_value) {
@@ -627,6 +649,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
 			return EXIT_USAGE;
 		}
+	}
+	if (o.export_values && o.json) {
+		warnx_("--export", "cannot be used with --json");
+		fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
+		return EXIT_USAGE;
 	}
 	if (o.format) {
 		/* each mode has its own formats; text and json are the plain and --json ones */
@@ -692,6 +719,8 @@ int main(int argc, char **argv)
 		ret = cmd_parents(ctx, &o);
 	else if (o.explain)
 		ret = cmd_explain(ctx, &o);
+	else if (o.properties)
+		ret = cmd_properties(ctx, &o);
 	else if (o.lt_device)
 		ret = cmd_latency_tolerance(ctx, &o);
 	else if (o.capture_dir)
