@@ -44,6 +44,8 @@ struct options {
 	bool watch;
 	const char *parents;
 	const char *explain;
+	const char *properties;   /* --properties DEVICE */
+	bool export_values;       /* --export: KEY='VALUE' */
 	const char *set_lt_value;
 	const char *lt_device;    /* --set- or --get-latency-tolerance */
 	bool get_lt;
@@ -103,6 +105,9 @@ int cmd_list_columns(void);
 int cmd_stats(struct sysdev *ctx, const struct options *o);
 int cmd_parents(struct sysdev *ctx, const struct options *o);
 int cmd_explain(struct sysdev *ctx, const struct options *o);
+int cmd_properties(struct sysdev *ctx, const struct options *o);
+/* shell-quote.c: a value as `udevadm info -x` quotes it, one line: 'VALUE' */
+void fput_export_value(FILE *f, const char *s);
 int cmd_latency_tolerance(struct sysdev *ctx, const struct options *o);
 int cmd_capture(struct sysdev *ctx, const struct options *o);
 int cmd_diff(const struct options *o);

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "columns.h"
+#include "names.h"
 
 static bool is_device(const struct row *r)
 {
@@ -137,6 +138,46 @@ static const char *get_latency_tolerance(const struct row *r, char *buf, size_t 
 	return read_attr(r, "power/pm_qos_latency_tolerance_us", buf, size);
 }
 
+/* udev's hwdb names, looked up (and cached) per modalias */
+static const char *get_vendor_model(const struct row *r, bool model)
+{
+	const char *vendor = NULL, *mdl = NULL;
+
+	if (!r->names || !is_device(r))
+		return NULL;
+	if (r->dev)
+		names_vendor_model(r->names, r->dev, &vendor, &mdl);
+	else
+		names_vendor_model_node(r->names, r->node, &vendor, &mdl);
+	return model ? mdl : vendor;
+}
+
+static const char *get_vendor(const struct row *r, char *buf, size_t size)
+{
+	(void)buf, (void)size;
+	return get_vendor_model(r, false);
+}
+
+static const char *get_model(const struct row *r, char *buf, size_t size)
+{
+	(void)buf, (void)size;
+	return get_vendor_model(r, true);
+}
+
+static const char *get_module(const struct row *r, char *buf, size_t size)
+{
+	const char *module = NULL;
+
+	(void)buf, (void)size;
+	if (!r->names || !is_device(r))
+		return NULL;
+	if (r->dev)
+		names_module(r->names, r->dev, &module);
+	else
+		names_module_node(r->names, r->node, &module);
+	return module;
+}
+
 const struct column columns[] = {
 	{"DEVPATH", "devpath", "path below the sysfs root, as udev's DEVPATH", 0, get_devpath},
 	{"NAME", "name", "the directory's name (the kernel's sysname)", 0, get_name},
@@ -147,6 +188,8 @@ const struct column columns[] = {
 	{"SUBSYSTEM_KIND", "subsystem_kind", "bus or class: where the subsystem link points", 0,
 	 get_subsystem_kind},
 	{"DRIVER", "driver", "the bound driver (target of the driver link)", 0, get_driver},
+	{"MODULE", "module", "kernel module of the driver (its module link), empty when built in",
+	 COL_NAMES, get_module},
 	{"PARENT", "parent", "devpath of the nearest ancestor device", 0, get_parent},
 	{"CLASS_DIR", "class_dir", "the class grouping directory the device sits in", 0,
 	 get_class_dir},
@@ -158,6 +201,10 @@ const struct column columns[] = {
 	{"DEVTYPE", "devtype", "DEVTYPE from the uevent file", COL_UEVENT, get_devtype},
 	{"MODALIAS", "modalias", "the modalias attribute, or else the MODALIAS property",
 	 COL_UEVENT, get_modalias},
+	{"VENDOR", "vendor", "vendor name from udev's hardware database, by modalias",
+	 COL_UEVENT | COL_NAMES, get_vendor},
+	{"MODEL", "model", "model name from udev's hardware database, by modalias",
+	 COL_UEVENT | COL_NAMES, get_model},
 	{"RUNTIME_STATUS", "runtime_status", "power/runtime_status as it reads", 0,
 	 get_runtime_status},
 	{"LATENCY_TOLERANCE", "latency_tolerance",

@@ -11,15 +11,19 @@
 
 #include "libsysdev.h"
 
+struct names;
+
 /* One row: a node of the walk, or a device of the enumerator. */
 struct row {
 	struct sysdev *ctx;
 	const struct sysdev_node *node;
 	struct sysdev_device *dev;
+	struct names *names; /* set when a chosen column needs names (COL_NAMES) */
 };
 
 enum {
 	COL_UEVENT = 1u << 0, /* a node needs its uevent file read (SYSDEV_WALK_UEVENT) */
+	COL_NAMES = 1u << 1,  /* VENDOR, MODEL, MODULE: the row needs a struct names */
 };
 
 struct column {

@@ -11,11 +11,13 @@
 #include "cli.h"
 #include "columns.h"
 #include "json-writer.h"
+#include "names.h"
 
 struct list_state {
 	struct sysdev *ctx;
 	const struct options *o;
 	struct jw w;
+	struct names *names; /* only when a column needs names */
 	unsigned long rows;
 	/* -l: the escaped values, row by row, and each column's width */
 	char **cells;
@@ -70,7 +72,7 @@ static int on_device(struct sysdev_device *dev, void *data)
 {
 	struct list_state *l = data;
 	const struct options *o = l->o;
-	struct row r = {.ctx = l->ctx, .dev = dev};
+	struct row r = {.ctx = l->ctx, .dev = dev, .names = l->names};
 	char buf[4097];
 
 	if (!l->rows)
@@ -153,7 +155,9 @@ int cmd_list(struct sysdev *ctx, const struct options *o)
 	if (err < 0)
 		return EXIT_RUNTIME;
 	l.width = calloc(o->n_cols, sizeof(*l.width));
-	if (!l.width) {
+	if (!l.width ||
+	    (columns_need(o->cols, o->n_cols, COL_NAMES) && names_new(ctx, &l.names) < 0)) {
+		free(l.width);
 		sysdev_enumerator_unref(e);
 		return EXIT_RUNTIME;
 	}
@@ -184,6 +188,7 @@ int cmd_list(struct sysdev *ctx, const struct options *o)
 		free(l.cells[i]);
 	free(l.cells);
 	free(l.width);
+	names_free(l.names);
 	sysdev_enumerator_unref(e);
 	return ret;
 }

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "columns.h"
+#include "names.h"
 
 #define C_RESET "\033[0m"
 #define C_DEVICE "\033[1m"
@@ -33,6 +34,7 @@ struct tree_state {
 	unsigned *levels;        /* shown level of each walk depth */
 	size_t levels_cap;
 	const struct selection *sel; /* NULL: every node */
+	struct names *names;         /* only when a column needs names */
 	struct walk_errors errors;
 };
 
@@ -79,7 +81,7 @@ static void print_attrs(struct tree_state *t, const struct sysdev_node *node, un
 /* The annotation of a device: its columns (NAME is the line's start, KIND its look). */
 static void annotate(struct tree_state *t, const struct sysdev_node *node)
 {
-	struct row r = {.ctx = t->ctx, .node = node};
+	struct row r = {.ctx = t->ctx, .node = node, .names = t->names};
 	char buf[4097];
 
 	for (size_t i = 0; i < t->o->n_cols; i++) {
@@ -272,9 +274,16 @@ int cmd_tree(struct sysdev *ctx, const struct options *o)
 		flags |= SYSDEV_WALK_ATTR_GROUPS;
 	if (columns_need(o->cols, o->n_cols, COL_UEVENT))
 		flags |= SYSDEV_WALK_UEVENT;
+	if (columns_need(o->cols, o->n_cols, COL_NAMES) && names_new(ctx, &t.names) < 0) {
+		warnx_(NULL, "%s", error_words(-ENOMEM));
+		selection_free(&sel);
+		free(start);
+		return EXIT_RUNTIME;
+	}
 	err = sysdev_walk(ctx, start, flags, o->depth, enter, leave, &t, &st);
 	ret = report_walk(ctx, start ? start : "/devices", err, &st, &t.errors);
 	selection_free(&sel);
+	names_free(t.names);
 	free(t.more);
 	free(t.levels);
 	free(start);

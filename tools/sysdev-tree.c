@@ -337,6 +337,9 @@ static void usage(FILE *f)
 		"Questions and actions:\n"
 		"      --parents DEVICE     the parent chain of DEVICE up to the root\n"
 		"  -E, --explain DIR        which rule makes DIR the kind it is\n"
+		"      --properties DEVICE  KEY=VALUE lines as udevadm info -q property,\n"
+		"                           with vendor, model and module names\n"
+		"      --export             --properties: KEY='VALUE', as udevadm info -x\n"
 		"  -S, --stats              the article's measurements, see sysdev(7)\n"
 		"      --get-latency-tolerance DEVICE\n"
 		"                           print power/pm_qos_latency_tolerance_us\n"
@@ -379,6 +382,8 @@ enum {
 	OPT_SYSNAME,
 	OPT_MATCH,
 	OPT_UNLINKED,
+	OPT_PROPERTIES,
+	OPT_EXPORT,
 };
 
 /* Decimal digits only: no sign, no blank on either side, 0..SYSDEV_MAX_DEPTH. */
@@ -420,13 +425,14 @@ enum {
 	GIVEN_SYSNAME = 1u << 16,
 	GIVEN_MATCH = 1u << 17,
 	GIVEN_UNLINKED = 1u << 18,
+	GIVEN_EXPORT = 1u << 19,
 };
 #define GIVEN_FILTERS (GIVEN_SUBSYSTEM | GIVEN_DRIVER | GIVEN_SYSNAME | GIVEN_MATCH | GIVEN_UNLINKED)
 
 static const char *const given_names[] = {
 	"--root",  "--json",	 "--all",  "--attrs",	   "--power", "--depth",  "--subsystem",
 	"START",   "--format",	 "--output", "--list",    "--raw",   "--pairs",  "--noheadings",
-	"--ascii", "--driver",	 "--sysname", "--match",  "--unlinked"};
+	"--ascii", "--driver",	 "--sysname", "--match",  "--unlinked", "--export"};
 
 struct mode {
 	const char *name;
@@ -500,6 +506,8 @@ int main(int argc, char **argv)
 		{"check-udev", no_argument, NULL, OPT_CHECK_UDEV},
 		{"watch", no_argument, NULL, OPT_WATCH},
 		{"format", required_argument, NULL, OPT_FORMAT},
+		{"properties", optional_argument, NULL, OPT_PROPERTIES},
+		{"export", no_argument, NULL, OPT_EXPORT},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{0},
@@ -518,6 +526,8 @@ int main(int argc, char **argv)
 	static const struct mode parents = {"--parents",
 					    GIVEN_ROOT | GIVEN_JSON | GIVEN_ATTRS | GIVEN_POWER};
 	static const struct mode explain = {"--explain", GIVEN_ROOT | GIVEN_JSON};
+	static const struct mode properties = {"--properties",
+					       GIVEN_ROOT | GIVEN_JSON | GIVEN_EXPORT};
 	static const struct mode stats = {"--stats", GIVEN_ROOT | GIVEN_JSON | GIVEN_FORMAT};
 	static const struct mode get_lt = {"--get-latency-tolerance", GIVEN_ROOT | GIVEN_JSON};
 	static const struct mode set_lt = {"--set-latency-tolerance", GIVEN_ROOT};
@@ -663,6 +673,17 @@ int main(int argc, char **argv)
 			mode = &explain;
 			modes++;
 			break;
+		case OPT_PROPERTIES:
+			o.properties = optarg;
+			if (!optarg)
+				want_arg = &o.properties;
+			mode = &properties;
+			modes++;
+			break;
+		case OPT_EXPORT:
+			o.export_values = true;
+			given |= GIVEN_EXPORT;
+			break;
 		case 'S':
 			o.stats = true;
 			mode = &stats;
@@ -730,8 +751,9 @@ int main(int argc, char **argv)
 		}
 	}
 	if (modes > 1) {
-		warnx_(NULL, "choose one of --parents, --explain, --stats, --capture, --diff, "
-			     "--check-udev, --watch, --list-columns, --get-/--set-latency-tolerance");
+		warnx_(NULL, "choose one of --parents, --explain, --properties, --stats, --capture, "
+			     "--diff, --check-udev, --watch, --list-columns, "
+			     "--get-/--set-latency-tolerance");
 		return EXIT_USAGE;
 	}
 	if (mode == &tree && o.list_format != FORMAT_TREE)
@@ -797,6 +819,11 @@ int main(int argc, char **argv)
 	    columns_parse(output, mode == &list ? COLUMNS_LIST_DEFAULT : COLUMNS_TREE_DEFAULT,
 			  &o.cols, &o.n_cols) < 0)
 		return EXIT_USAGE;
+	if (o.export_values && o.json) {
+		warnx_("--export", "cannot be used with --json");
+		fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
+		return EXIT_USAGE;
+	}
 	if (o.format) {
 		/* each mode has its own formats; text and json are the plain and --json ones */
 		bool ok = strcmp(o.format, "text") == 0 || strcmp(o.format, "json") == 0 ||
@@ -861,6 +888,8 @@ int main(int argc, char **argv)
 		ret = cmd_parents(ctx, &o);
 	else if (o.explain)
 		ret = cmd_explain(ctx, &o);
+	else if (o.properties)
+		ret = cmd_properties(ctx, &o);
 	else if (o.lt_device)
 		ret = cmd_latency_tolerance(ctx, &o);
 	else if (o.capture_dir)
