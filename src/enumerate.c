@@ -32,7 +32,7 @@ struct sysdev_enumerator {
 	struct sysdev *ctx;
 	struct strv subsystems, nomatch_subsystems, sysnames, drivers, devtypes;
 	struct kvv properties, sysattrs;
-	struct kvv values; /* property, or else attribute: all must hold */
+	struct kvv values;   /* property, or else attribute: all must hold */
 	char *parent;	     /* devpath of the subtree, or NULL */
 	unsigned placements; /* bit per enum sysdev_placement; 0: any */
 	bool unlinked;
@@ -344,7 +344,8 @@ static int device_matches(struct sysdev_enumerator *e, struct sysdev_device *dev
 		char buf[4097];
 
 		if (!v) {
-			if (sysdev_device_read_attribute(dev, e->values.v[i].key, buf, sizeof(buf)) < 0)
+			if (sysdev_device_read_attribute(dev, e->values.v[i].key, buf,
+							 sizeof(buf)) < 0)
 				return 0;
 			v = buf;
 		}

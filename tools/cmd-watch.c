@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "json-writer.h"
 
 static volatile sig_atomic_t stop;
 
@@ -69,19 +70,20 @@ static void print_event(const struct options *o, const struct sysdev_event *ev, 
 	const char *parent = sysdev_event_get_parent(ev), *cd = sysdev_event_get_class_dir(ev);
 
 	if (o->json) {
-		printf("{\"seqnum\": %llu, \"action\": ", sysdev_event_get_seqnum(ev));
-		fput_json_string(stdout, sysdev_event_get_action(ev));
-		fputs(", \"devpath\": ", stdout);
-		fput_json_string(stdout, sysdev_event_get_devpath(ev));
-		fputs(", \"kind\": ", stdout);
-		fput_json_string(stdout, kinds);
-		fputs(", \"subsystem\": ", stdout);
-		fput_json_string(stdout, sysdev_event_get_subsystem(ev));
-		fputs(", \"parent\": ", stdout);
-		fput_json_string(stdout, parent);
-		fputs(", \"class_dir\": ", stdout);
-		fput_json_string(stdout, cd);
-		fputs("}\n", stdout);
+		struct jw w;
+
+		jw_init(&w, stdout);
+		jw_begin_object(&w);
+		jw_member_uint(&w, "seqnum", sysdev_event_get_seqnum(ev));
+		jw_member_string(&w, "action", sysdev_event_get_action(ev));
+		jw_member_string(&w, "devpath", sysdev_event_get_devpath(ev));
+		jw_member_string(&w, "kind", kinds);
+		jw_member_string(&w, "subsystem", sysdev_event_get_subsystem(ev));
+		jw_member_string(&w, "parent", parent);
+		jw_member_string(&w, "class_dir", cd);
+		jw_end_object(&w);
+		fputc('\n', stdout);
+		jw_done(&w);
 	} else {
 		printf("%llu ", sysdev_event_get_seqnum(ev));
 		fput_text(stdout, sysdev_event_get_action(ev));

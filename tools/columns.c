@@ -179,37 +179,32 @@ static const char *get_module(const struct row *r, char *buf, size_t size)
 }
 
 const struct column columns[] = {
-	{"DEVPATH", "devpath", "path below the sysfs root, as udev's DEVPATH", 0, get_devpath},
-	{"NAME", "name", "the directory's name (the kernel's sysname)", 0, get_name},
-	{"KIND", "kind", "root, container, device, class-dir, attr-group or unknown", 0,
-	 get_kind},
-	{"SUBSYSTEM", "subsystem", "target of the subsystem link (a bus or a class)", 0,
-	 get_subsystem},
-	{"SUBSYSTEM_KIND", "subsystem_kind", "bus or class: where the subsystem link points", 0,
-	 get_subsystem_kind},
-	{"DRIVER", "driver", "the bound driver (target of the driver link)", 0, get_driver},
-	{"MODULE", "module", "kernel module of the driver (its module link), empty when built in",
-	 COL_NAMES, get_module},
-	{"PARENT", "parent", "devpath of the nearest ancestor device", 0, get_parent},
-	{"CLASS_DIR", "class_dir", "the class grouping directory the device sits in", 0,
-	 get_class_dir},
-	{"PLACEMENT", "placement", "devices, virtual or system", 0, get_placement},
-	{"DEVNUM", "devnum", "device number, MAJOR:MINOR", 0, get_devnum},
-	{"DEVID", "devid", "udev's device id: b or c (block or char) and MAJOR:MINOR", 0,
-	 get_devid},
-	{"DEVNAME", "devname", "device node name below /dev", 0, get_devname},
-	{"DEVTYPE", "devtype", "DEVTYPE from the uevent file", COL_UEVENT, get_devtype},
-	{"MODALIAS", "modalias", "the modalias attribute, or else the MODALIAS property",
-	 COL_UEVENT, get_modalias},
-	{"VENDOR", "vendor", "vendor name from udev's hardware database, by modalias",
-	 COL_UEVENT | COL_NAMES, get_vendor},
-	{"MODEL", "model", "model name from udev's hardware database, by modalias",
-	 COL_UEVENT | COL_NAMES, get_model},
-	{"RUNTIME_STATUS", "runtime_status", "power/runtime_status as it reads", 0,
-	 get_runtime_status},
-	{"LATENCY_TOLERANCE", "latency_tolerance",
-	 "power/pm_qos_latency_tolerance_us as it reads: auto, any or microseconds", 0,
-	 get_latency_tolerance},
+    {"DEVPATH", "devpath", "path below the sysfs root, as udev's DEVPATH", 0, get_devpath},
+    {"NAME", "name", "the directory's name (the kernel's sysname)", 0, get_name},
+    {"KIND", "kind", "root, container, device, class-dir, attr-group or unknown", 0, get_kind},
+    {"SUBSYSTEM", "subsystem", "target of the subsystem link (a bus or a class)", 0, get_subsystem},
+    {"SUBSYSTEM_KIND", "subsystem_kind", "bus or class: where the subsystem link points", 0,
+     get_subsystem_kind},
+    {"DRIVER", "driver", "the bound driver (target of the driver link)", 0, get_driver},
+    {"MODULE", "module", "kernel module of the driver (its module link), empty when built in",
+     COL_NAMES, get_module},
+    {"PARENT", "parent", "devpath of the nearest ancestor device", 0, get_parent},
+    {"CLASS_DIR", "class_dir", "the class grouping directory the device sits in", 0, get_class_dir},
+    {"PLACEMENT", "placement", "devices, virtual or system", 0, get_placement},
+    {"DEVNUM", "devnum", "device number, MAJOR:MINOR", 0, get_devnum},
+    {"DEVID", "devid", "udev's device id: b or c (block or char) and MAJOR:MINOR", 0, get_devid},
+    {"DEVNAME", "devname", "device node name below /dev", 0, get_devname},
+    {"DEVTYPE", "devtype", "DEVTYPE from the uevent file", COL_UEVENT, get_devtype},
+    {"MODALIAS", "modalias", "the modalias attribute, or else the MODALIAS property", COL_UEVENT,
+     get_modalias},
+    {"VENDOR", "vendor", "vendor name from udev's hardware database, by modalias",
+     COL_UEVENT | COL_NAMES, get_vendor},
+    {"MODEL", "model", "model name from udev's hardware database, by modalias",
+     COL_UEVENT | COL_NAMES, get_model},
+    {"RUNTIME_STATUS", "runtime_status", "power/runtime_status as it reads", 0, get_runtime_status},
+    {"LATENCY_TOLERANCE", "latency_tolerance",
+     "power/pm_qos_latency_tolerance_us as it reads: auto, any or microseconds", 0,
+     get_latency_tolerance},
 };
 const size_t n_columns = sizeof(columns) / sizeof(columns[0]);
 
@@ -243,8 +238,7 @@ static int add_list(const char *list, const struct column ***cols, size_t *n, si
 	}
 }
 
-int columns_parse(const char *list, const char *defaults, const struct column ***cols,
-		  size_t *n)
+int columns_parse(const char *list, const char *defaults, const struct column ***cols, size_t *n)
 {
 	size_t cap = 0;
 	int err = 0;

@@ -42,8 +42,7 @@ extern const size_t n_columns;
  * Parse -o LIST (comma-separated names, any case; "+LIST" adds to @defaults,
  * itself a LIST).  Says which name is unknown in one line and returns -EINVAL.
  */
-int columns_parse(const char *list, const char *defaults, const struct column ***cols,
-		  size_t *n);
+int columns_parse(const char *list, const char *defaults, const struct column ***cols, size_t *n);
 /* Whether any of the columns has @flag. */
 bool columns_need(const struct column *const *cols, size_t n, unsigned flag);
 

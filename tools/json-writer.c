@@ -20,13 +20,19 @@ void jw_done(struct jw *w)
 
 void jw_break(struct jw *w, unsigned indent)
 {
-	w->brk = (int)indent;
+	w->brk = (int)indent * 2;
+}
+
+void jw_break_spaces(struct jw *w, unsigned spaces)
+{
+	w->brk = (int)spaces;
 }
 
 static void write_break(struct jw *w)
 {
-	static const char spaces[] = "                                                                ";
-	size_t n = (size_t)w->brk * 2;
+	static const char spaces[] =
+	    "                                                                ";
+	size_t n = (size_t)w->brk;
 
 	fputc('\n', w->f);
 	while (n > 0) {

@@ -18,9 +18,9 @@ struct jw {
 	FILE *f;
 	unsigned char *first; /* per open container: nothing written in it yet */
 	size_t depth, cap;
-	int brk;              /* -1, or the indent (in steps of two spaces) of a pending break */
+	int brk; /* -1, or the spaces after the newline of a pending break */
 	bool after_key;
-	bool failed;          /* out of memory: the document is cut short */
+	bool failed; /* out of memory: the document is cut short */
 };
 
 void jw_init(struct jw *w, FILE *f);
@@ -32,6 +32,8 @@ void jw_done(struct jw *w); /* frees the nesting; does not close anything */
  * of an empty container ("[]" stays "[]").
  */
 void jw_break(struct jw *w, unsigned indent);
+/* The same with a newline and @spaces spaces. */
+void jw_break_spaces(struct jw *w, unsigned spaces);
 
 void jw_begin_object(struct jw *w);
 void jw_end_object(struct jw *w);
@@ -40,7 +42,7 @@ void jw_end_array(struct jw *w);
 /* The key of the next member of the open object. */
 void jw_key(struct jw *w, const char *key);
 
-void jw_string(struct jw *w, const char *s); /* null when s is NULL */
+void jw_string(struct jw *w, const char *s);		     /* null when s is NULL */
 void jw_string_len(struct jw *w, const char *s, size_t len); /* may hold NULs */
 void jw_int(struct jw *w, int64_t v);
 void jw_uint(struct jw *w, uint64_t v);

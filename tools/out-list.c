@@ -131,7 +131,8 @@ static void print_aligned(struct list_state *l)
 	}
 	for (long row = o->noheadings ? 0 : -1; row < (long)l->rows; row++) {
 		for (size_t i = 0; i < o->n_cols; i++) {
-			const char *s = row < 0 ? o->cols[i]->name : l->cells[(size_t)row * o->n_cols + i];
+			const char *s =
+			    row < 0 ? o->cols[i]->name : l->cells[(size_t)row * o->n_cols + i];
 
 			fputs(s, stdout);
 			if (i + 1 < o->n_cols)
