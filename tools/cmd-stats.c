@@ -68,7 +68,8 @@ int cmd_stats(struct sysdev *ctx, const struct options *o)
 		jw_key(&w, "kinds");
 		jw_begin_object(&w);
 		for (int k = 0; k < _SYSDEV_KIND_MAX; k++)
-			jw_member_uint(&w, sysdev_kind_to_string(k), sysdev_stats_get_kind_count(s, k));
+			jw_member_uint(&w, sysdev_kind_to_string(k),
+				       sysdev_stats_get_kind_count(s, k));
 		jw_end_object(&w);
 		jw_break_spaces(&w, 1);
 		jw_key(&w, "subsystems");
