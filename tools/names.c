@@ -39,6 +39,9 @@ struct names {
 	struct names_stats stats;
 };
 
+/* the counters of every names object of the process (SYSDEV_NAMES_STATS) */
+static struct names_stats total;
+
 static size_t hash(const char *s)
 {
 	size_t h = 14695981039346656037ull & SIZE_MAX;
@@ -142,6 +145,11 @@ void names_get_stats(const struct names *n, struct names_stats *stats)
 	*stats = n->stats;
 }
 
+void names_get_total_stats(struct names_stats *stats)
+{
+	*stats = total;
+}
+
 /* One hexadecimal number up to 0xffff, as udev's safe_atoux16 reads a
  * sysfs value: blanks before it, "0x" allowed, one trailing newline. */
 static int parse_hex16(const char *s, unsigned *out)
@@ -221,11 +229,13 @@ int names_vendor_model_modalias(struct names *n, const char *modalias, const cha
 	if (!e)
 		return -ENOMEM;
 	n->stats.modaliases++;
+	total.modaliases++;
 	if (!n->hwdb_tried)
 		open_database(n);
 	if (!n->hwdb)
 		return 0;
 	n->stats.lookups++;
+	total.lookups++;
 	udev_list_entry_foreach(le, udev_hwdb_get_properties_list_entry(n->hwdb, modalias, 0))
 	{
 		const char *name = udev_list_entry_get_name(le), *value;
@@ -282,6 +292,7 @@ static int vendor_model_of(struct names *n, const struct source *src, const char
 	if (src->modalias_property && *src->modalias_property)
 		return names_vendor_model_modalias(n, src->modalias_property, vendor, model);
 	n->stats.modalias_reads++;
+	total.modalias_reads++;
 	len = src->read(src->obj, "modalias", buf, sizeof(buf));
 	if (len > 0 && strlen(buf) == (size_t)len)
 		return names_vendor_model_modalias(n, buf, vendor, model);
@@ -364,6 +375,7 @@ int names_module_of(struct names *n, const char *subsystem, const char *driver, 
 	if (!e)
 		return -ENOMEM;
 	n->stats.module_links++;
+	total.module_links++;
 	snprintf(path, sizeof(path), "bus/%s/drivers/%s/module", subsystem, driver);
 	len = readlinkat(sysdev_get_root_fd(n->ctx), path, target, sizeof(target) - 1);
 	if (len <= 0 || (size_t)len >= sizeof(target) - 1)

@@ -60,6 +60,8 @@ struct names_stats {
 	unsigned long module_links;   /* module links read */
 };
 void names_get_stats(const struct names *n, struct names_stats *stats);
+/* The sums over every names object of the process so far. */
+void names_get_total_stats(struct names_stats *stats);
 
 /*
  * udev's hwdb key for a USB device without a modalias: "usb:vVVVVpPPPP:NAME"
