@@ -175,12 +175,7 @@ def run_all(tmp):
         return r == 0 and value == "100", value
 
     def c_unlinked(r, out):
-        linked = set(index_devices(q35, "bus/pci/devices"))
-        for b in os.listdir(q35 + "/bus"):
-            linked |= set(index_devices(q35, f"bus/{b}/devices"))
-        for c in os.listdir(q35 + "/class"):
-            linked |= set(index_devices(q35, f"class/{c}"))
-        want = set(devs) - linked
+        want = unlinked_devices()
         got = {x.split()[0] for x in out.splitlines()[1:] if x.strip()}
         return r == 0 and want and got == want, f"{len(want)} want, {len(got)} got"
 
@@ -192,6 +187,40 @@ def run_all(tmp):
         mods = {x[0]: x[2] for x in rows if len(x) > 2}
         return (r == 0 and want and got == want and "virtio_blk" in mods.values(),
                 f"want {want} got {got}")
+
+    def c_raw_pci(r, out):
+        rows = [x.split(" ") for x in out.splitlines()]
+        return (r == 0 and {x[0] for x in rows} == set(pci) and len(rows) == len(pci) and
+                all(len(x) == 3 for x in rows), out[:500])
+
+    def c_list_pci(r, out):
+        lines = out.splitlines()
+        return (r == 0 and lines[0].split() == ["DEVPATH", "DRIVER", "VENDOR", "MODEL"] and
+                len(lines) == 1 + len(pci) and
+                {x.split()[0] for x in lines[1:]} == set(pci), out[:500])
+
+    def c_json_latency(r, out):
+        want = {d for d, p in device_dirs(article).items()
+                if os.path.isfile(p + "/power/pm_qos_latency_tolerance_us")}
+        try:
+            doc = json.loads(out)
+        except ValueError as e:
+            return False, e
+        got = {d.get("devpath") for d in doc.get("devices", [])}
+        return r == 0 and want and got == want, f"want {want} got {got}"
+
+    def unlinked_devices():
+        linked = set()
+        for b in os.listdir(q35 + "/bus"):
+            linked |= set(index_devices(q35, f"bus/{b}/devices"))
+        for c in os.listdir(q35 + "/class"):
+            linked |= set(index_devices(q35, f"class/{c}"))
+        return set(devs) - linked
+
+    def c_unlinked_tree(r, out):
+        want = {os.path.basename(d) for d in unlinked_devices()}
+        missing = [n for n in want if not re.search(rf"(^|\s){re.escape(n)}(\s|$)", out, re.M)]
+        return r == 0 and want and not missing, f"missing {missing[:10]}"
 
     def c_json(r, out):
         try:
@@ -241,6 +270,11 @@ def run_all(tmp):
         "sysdev-tree -P -s pci -o NAME,DRIVER,VENDOR,MODEL | grep 'DRIVER=\"\"'":
             (q35, {}, c_nodriver),
         "sysdev-tree -l -s pci -s usb -o +VENDOR,MODEL": (q35, {}, c_names),
+        "sysdev-tree -r -n -o DEVPATH,DRIVER,MODULE -s pci": (q35, {}, c_raw_pci),
+        "sysdev-tree -l -s pci -o DEVPATH,DRIVER,VENDOR,MODEL": (q35, {}, c_list_pci),
+        "sysdev-tree -J -l --match power/pm_qos_latency_tolerance_us=*":
+            (article, {}, c_json_latency),
+        "sysdev-tree --unlinked": (q35, {}, c_unlinked_tree),
         'eval "$(sysdev-tree --properties --export pci:0000:00:02.0)"; '
         'echo "$ID_MODEL_FROM_DATABASE"': (q35, {}, c_eval),
         "sysdev-tree --capture /var/tmp/sysfs.before":
