@@ -36,6 +36,9 @@ struct names {
 	bool hwdb_tried;
 	struct table modaliases;
 	struct table modules;
+	/* the last device asked about: VENDOR and MODEL columns ask twice a row */
+	char *last_devpath;
+	const char *last_vendor, *last_model;
 	struct names_stats stats;
 };
 
@@ -131,6 +134,7 @@ void names_free(struct names *n)
 		udev_unref(n->udev);
 	table_free(&n->modaliases);
 	table_free(&n->modules);
+	free(n->last_devpath);
 	sysdev_unref(n->ctx);
 	free(n);
 }
@@ -282,8 +286,8 @@ static ssize_t read_node(const void *obj, const char *name, char *buf, size_t si
 /* sysfs attributes are at most a page; a modalias longer than this is not one */
 #define ATTR_MAX 4096
 
-static int vendor_model_of(struct names *n, const struct source *src, const char **vendor,
-			   const char **model)
+static int lookup_source(struct names *n, const struct source *src, const char **vendor,
+			 const char **model)
 {
 	char buf[ATTR_MAX + 1];
 	ssize_t len;
@@ -318,6 +322,25 @@ static int vendor_model_of(struct names *n, const struct source *src, const char
 	return 0;
 }
 
+/* The same device twice in a row: the answer of the first time, without a read. */
+static int vendor_model_of(struct names *n, const char *devpath, const struct source *src,
+			   const char **vendor, const char **model)
+{
+	int err;
+
+	if (devpath && n->last_devpath && strcmp(devpath, n->last_devpath) == 0) {
+		*vendor = n->last_vendor;
+		*model = n->last_model;
+		return 0;
+	}
+	err = lookup_source(n, src, vendor, model);
+	free(n->last_devpath);
+	n->last_devpath = err == 0 && devpath ? strdup(devpath) : NULL;
+	n->last_vendor = *vendor;
+	n->last_model = *model;
+	return err;
+}
+
 int names_vendor_model(struct names *n, struct sysdev_device *dev, const char **vendor,
 		       const char **model)
 {
@@ -329,7 +352,7 @@ int names_vendor_model(struct names *n, struct sysdev_device *dev, const char **
 	    .obj = dev,
 	};
 
-	return vendor_model_of(n, &src, vendor, model);
+	return vendor_model_of(n, sysdev_device_get_devpath(dev), &src, vendor, model);
 }
 
 int names_vendor_model_node(struct names *n, const struct sysdev_node *node, const char **vendor,
@@ -346,7 +369,7 @@ int names_vendor_model_node(struct names *n, const struct sysdev_node *node, con
 	*vendor = *model = NULL;
 	if (sysdev_node_get_kind(node) != SYSDEV_KIND_DEVICE)
 		return 0;
-	return vendor_model_of(n, &src, vendor, model);
+	return vendor_model_of(n, sysdev_node_get_devpath(node), &src, vendor, model);
 }
 
 /* A name that is one path component. */
