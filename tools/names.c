@@ -36,8 +36,14 @@ struct names {
 	bool hwdb_tried;
 	struct table modaliases;
 	struct table modules;
+	/* the last device asked about: VENDOR and MODEL columns ask twice a row */
+	char *last_devpath;
+	const char *last_vendor, *last_model;
 	struct names_stats stats;
 };
+
+/* the counters of every names object of the process (SYSDEV_NAMES_STATS) */
+static struct names_stats total;
 
 static size_t hash(const char *s)
 {
@@ -128,6 +134,7 @@ void names_free(struct names *n)
 		udev_unref(n->udev);
 	table_free(&n->modaliases);
 	table_free(&n->modules);
+	free(n->last_devpath);
 	sysdev_unref(n->ctx);
 	free(n);
 }
@@ -140,6 +147,11 @@ bool names_have_database(const struct names *n)
 void names_get_stats(const struct names *n, struct names_stats *stats)
 {
 	*stats = n->stats;
+}
+
+void names_get_total_stats(struct names_stats *stats)
+{
+	*stats = total;
 }
 
 /* One hexadecimal number up to 0xffff, as udev's safe_atoux16 reads a
@@ -221,11 +233,13 @@ int names_vendor_model_modalias(struct names *n, const char *modalias, const cha
 	if (!e)
 		return -ENOMEM;
 	n->stats.modaliases++;
+	total.modaliases++;
 	if (!n->hwdb_tried)
 		open_database(n);
 	if (!n->hwdb)
 		return 0;
 	n->stats.lookups++;
+	total.lookups++;
 	udev_list_entry_foreach(le, udev_hwdb_get_properties_list_entry(n->hwdb, modalias, 0))
 	{
 		const char *name = udev_list_entry_get_name(le), *value;
@@ -272,8 +286,8 @@ static ssize_t read_node(const void *obj, const char *name, char *buf, size_t si
 /* sysfs attributes are at most a page; a modalias longer than this is not one */
 #define ATTR_MAX 4096
 
-static int vendor_model_of(struct names *n, const struct source *src, const char **vendor,
-			   const char **model)
+static int lookup_source(struct names *n, const struct source *src, const char **vendor,
+			 const char **model)
 {
 	char buf[ATTR_MAX + 1];
 	ssize_t len;
@@ -282,6 +296,7 @@ static int vendor_model_of(struct names *n, const struct source *src, const char
 	if (src->modalias_property && *src->modalias_property)
 		return names_vendor_model_modalias(n, src->modalias_property, vendor, model);
 	n->stats.modalias_reads++;
+	total.modalias_reads++;
 	len = src->read(src->obj, "modalias", buf, sizeof(buf));
 	if (len > 0 && strlen(buf) == (size_t)len)
 		return names_vendor_model_modalias(n, buf, vendor, model);
@@ -307,6 +322,25 @@ static int vendor_model_of(struct names *n, const struct source *src, const char
 	return 0;
 }
 
+/* The same device twice in a row: the answer of the first time, without a read. */
+static int vendor_model_of(struct names *n, const char *devpath, const struct source *src,
+			   const char **vendor, const char **model)
+{
+	int err;
+
+	if (devpath && n->last_devpath && strcmp(devpath, n->last_devpath) == 0) {
+		*vendor = n->last_vendor;
+		*model = n->last_model;
+		return 0;
+	}
+	err = lookup_source(n, src, vendor, model);
+	free(n->last_devpath);
+	n->last_devpath = err == 0 && devpath ? strdup(devpath) : NULL;
+	n->last_vendor = *vendor;
+	n->last_model = *model;
+	return err;
+}
+
 int names_vendor_model(struct names *n, struct sysdev_device *dev, const char **vendor,
 		       const char **model)
 {
@@ -318,7 +352,7 @@ int names_vendor_model(struct names *n, struct sysdev_device *dev, const char **
 	    .obj = dev,
 	};
 
-	return vendor_model_of(n, &src, vendor, model);
+	return vendor_model_of(n, sysdev_device_get_devpath(dev), &src, vendor, model);
 }
 
 int names_vendor_model_node(struct names *n, const struct sysdev_node *node, const char **vendor,
@@ -335,7 +369,7 @@ int names_vendor_model_node(struct names *n, const struct sysdev_node *node, con
 	*vendor = *model = NULL;
 	if (sysdev_node_get_kind(node) != SYSDEV_KIND_DEVICE)
 		return 0;
-	return vendor_model_of(n, &src, vendor, model);
+	return vendor_model_of(n, sysdev_node_get_devpath(node), &src, vendor, model);
 }
 
 /* A name that is one path component. */
@@ -364,6 +398,7 @@ int names_module_of(struct names *n, const char *subsystem, const char *driver, 
 	if (!e)
 		return -ENOMEM;
 	n->stats.module_links++;
+	total.module_links++;
 	snprintf(path, sizeof(path), "bus/%s/drivers/%s/module", subsystem, driver);
 	len = readlinkat(sysdev_get_root_fd(n->ctx), path, target, sizeof(target) - 1);
 	if (len <= 0 || (size_t)len >= sizeof(target) - 1)

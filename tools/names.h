@@ -26,7 +26,9 @@ void names_free(struct names *n);
  * builtin composes from idVendor, idProduct and product.  0 with NULL where
  * there is no modalias or the database has no name (or there is no
  * database).  Cached per modalias: at most one database lookup for each
- * distinct one.  The strings live until names_free().
+ * distinct one; asked twice in a row about the same device (VENDOR, then
+ * MODEL), the second answer is the first's, so a device costs at most one
+ * modalias read.  The strings live until names_free().
  */
 int names_vendor_model(struct names *n, struct sysdev_device *dev, const char **vendor,
 		       const char **model);
@@ -60,6 +62,8 @@ struct names_stats {
 	unsigned long module_links;   /* module links read */
 };
 void names_get_stats(const struct names *n, struct names_stats *stats);
+/* The sums over every names object of the process so far. */
+void names_get_total_stats(struct names_stats *stats);
 
 /*
  * udev's hwdb key for a USB device without a modalias: "usb:vVVVVpPPPP:NAME"

@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "columns.h"
+#include "names.h"
 #include "root-archive.h"
 
 #ifndef SYSDEV_VERSION
@@ -292,6 +293,22 @@ int check_output(void)
 		return EXIT_RUNTIME;
 	}
 	return 0;
+}
+
+/* SYSDEV_NAMES_STATS=1: what the names cost, on stderr (for the benchmark). */
+static void names_print_stats(void)
+{
+	const char *e = getenv("SYSDEV_NAMES_STATS");
+	struct names_stats st;
+
+	if (!e || strcmp(e, "1") != 0)
+		return;
+	names_get_total_stats(&st);
+	fflush(stdout);
+	fprintf(stderr,
+		"%s: names: modalias_reads=%lu distinct_modaliases=%lu database_lookups=%lu "
+		"module_links=%lu\n",
+		program_name, st.modalias_reads, st.modaliases, st.lookups, st.module_links);
 }
 
 static void usage(FILE *f)
@@ -907,6 +924,7 @@ int main(int argc, char **argv)
 	sysdev_unref(ctx);
 	free(o.cols);
 	free(lists);
+	names_print_stats();
 	if (ret == 0)
 		ret = check_output();
 	else
