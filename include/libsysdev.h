@@ -320,6 +320,10 @@ int sysdev_enumerator_add_match_property(struct sysdev_enumerator *enumerator, c
  * newline matches @glob (NULL: the attribute exists and can be read) */
 int sysdev_enumerator_add_match_sysattr(struct sysdev_enumerator *enumerator, const char *name,
 					const char *glob);
+/* a uevent property KEY, or where the device has none, its attribute KEY
+ * (without the trailing newline), matching @glob; several: all must hold */
+int sysdev_enumerator_add_match_value(struct sysdev_enumerator *enumerator, const char *key,
+				      const char *glob);
 /* the device at @devpath and every device below it */
 int sysdev_enumerator_add_match_parent(struct sysdev_enumerator *enumerator, const char *devpath);
 int sysdev_enumerator_add_match_placement(struct sysdev_enumerator *enumerator,

@@ -32,6 +32,7 @@ struct sysdev_enumerator {
 	struct sysdev *ctx;
 	struct strv subsystems, nomatch_subsystems, sysnames, drivers, devtypes;
 	struct kvv properties, sysattrs;
+	struct kvv values;   /* property, or else attribute: all must hold */
 	char *parent;	     /* devpath of the subtree, or NULL */
 	unsigned placements; /* bit per enum sysdev_placement; 0: any */
 	bool unlinked;
@@ -151,6 +152,7 @@ _public_ struct sysdev_enumerator *sysdev_enumerator_unref(struct sysdev_enumera
 	strv_free(&e->devtypes);
 	kvv_free(&e->properties);
 	kvv_free(&e->sysattrs);
+	kvv_free(&e->values);
 	free(e->parent);
 	name_set_free(&e->linked);
 	sysdev_unref(e->ctx);
@@ -210,6 +212,14 @@ _public_ int sysdev_enumerator_add_match_sysattr(struct sysdev_enumerator *e, co
 	if (!name || !*name)
 		return -EINVAL;
 	CHANGE(e, kvv_add(&e->sysattrs, name, glob));
+}
+
+_public_ int sysdev_enumerator_add_match_value(struct sysdev_enumerator *e, const char *key,
+					       const char *glob)
+{
+	if (!key || !*key || !glob)
+		return -EINVAL;
+	CHANGE(e, kvv_add(&e->values, key, glob));
 }
 
 _public_ int sysdev_enumerator_add_match_parent(struct sysdev_enumerator *e, const char *devpath)
@@ -327,6 +337,19 @@ static int device_matches(struct sysdev_enumerator *e, struct sysdev_device *dev
 		if (len < 0)
 			return 0;
 		if (e->sysattrs.v[i].glob && fnmatch(e->sysattrs.v[i].glob, buf, 0) != 0)
+			return 0;
+	}
+	for (size_t i = 0; i < e->values.n; i++) {
+		const char *v = sysdev_device_get_property(dev, e->values.v[i].key);
+		char buf[4097];
+
+		if (!v) {
+			if (sysdev_device_read_attribute(dev, e->values.v[i].key, buf,
+							 sizeof(buf)) < 0)
+				return 0;
+			v = buf;
+		}
+		if (fnmatch(e->values.v[i].glob, v, 0) != 0)
 			return 0;
 	}
 	return 1;
@@ -572,7 +595,7 @@ _public_ int sysdev_enumerator_scan(struct sysdev_enumerator *e)
 			e->n = o;
 		}
 	} else {
-		if (e->properties.n || e->devtypes.n)
+		if (e->properties.n || e->devtypes.n || e->values.n)
 			flags |= SYSDEV_WALK_UEVENT;
 		r = sysdev_walk(e->ctx, e->parent, flags, -1, on_node, NULL, e, NULL);
 		if (r < 0) {

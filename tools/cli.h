@@ -15,6 +15,8 @@
  */
 #define EXIT_TROUBLE 2
 
+struct column;
+
 enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
 struct options {
@@ -25,13 +27,30 @@ struct options {
 	bool attrs;
 	bool power;
 	int depth;                /* -1: unlimited */
-	const char *subsystem;
+	/* filters: any one of each list (OR), every --match (AND), options combined by AND */
+	const char **subsystems;
+	size_t n_subsystems;
+	const char **drivers;
+	size_t n_drivers;
+	const char **sysnames;
+	size_t n_sysnames;
+	const char **matches;     /* KEY=GLOB */
+	size_t n_matches;
+	bool unlinked;
+	/* columns and formats */
+	const struct column **cols;
+	size_t n_cols;
+	enum { FORMAT_TREE, FORMAT_LIST, FORMAT_RAW, FORMAT_PAIRS } list_format;
+	bool noheadings;
+	bool ascii;
 	bool color;
 	bool stats;
 	bool check_udev;
 	bool watch;
 	const char *parents;
 	const char *explain;
+	const char *properties;   /* --properties DEVICE */
+	bool export_values;       /* --export: KEY='VALUE' */
 	const char *set_lt_value;
 	const char *lt_device;    /* --set- or --get-latency-tolerance */
 	bool get_lt;
@@ -79,14 +98,21 @@ void fput_json_string(FILE *f, const char *s);     /* "..." or null when s is NU
 /* The same for @len bytes that may hold NULs (binary attributes): \x00, \u0000. */
 void fput_text_len(FILE *f, const char *s, size_t len);
 void fput_json_string_len(FILE *f, const char *s, size_t len);
+/* For the lists: a control byte, a backslash, a byte of invalid UTF-8 and each
+ * byte of @also as \xHH; everything else as it is. */
+void fput_hex_escaped(FILE *f, const char *s, const char *also);
 
 /* out-tree.c, out-json.c, cmd-*.c: each returns an exit status */
 int cmd_tree(struct sysdev *ctx, const struct options *o);
 int cmd_json(struct sysdev *ctx, const struct options *o);
-int cmd_list_subsystem(struct sysdev *ctx, const struct options *o);
+int cmd_list(struct sysdev *ctx, const struct options *o);
+int cmd_list_columns(void);
 int cmd_stats(struct sysdev *ctx, const struct options *o);
 int cmd_parents(struct sysdev *ctx, const struct options *o);
 int cmd_explain(struct sysdev *ctx, const struct options *o);
+int cmd_properties(struct sysdev *ctx, const struct options *o);
+/* shell-quote.c: a value as `udevadm info -x` quotes it, one line: 'VALUE' */
+void fput_export_value(FILE *f, const char *s);
 int cmd_latency_tolerance(struct sysdev *ctx, const struct options *o);
 int cmd_capture(struct sysdev *ctx, const struct options *o);
 int cmd_diff(const struct options *o);
@@ -113,10 +139,31 @@ void walk_error_note(struct walk_errors *e, struct sysdev *ctx, const struct sys
 int report_walk(struct sysdev *ctx, const char *start, int err,
 		const struct sysdev_walk_stats *st, struct walk_errors *e);
 
+/* select.c: the devices the filters select, and their ancestors, in walk order */
+struct selection {
+	char **paths;          /* devpaths, walk order, no duplicates */
+	unsigned char *next;   /* the path has a later sibling in paths */
+	size_t n;
+};
+bool filters_given(const struct options *o);
+/* An enumerator holding the filters (and @start as its parent); warns, returns < 0 on error. */
+int filter_enumerator(struct sysdev *ctx, const struct options *o, const char *start,
+		      struct sysdev_enumerator **ret);
+/* Fill @sel; 0, or an exit status after saying why (1 also when nothing is selected). */
+int selection_build(struct sysdev *ctx, const struct options *o, const char *start,
+		    struct selection *sel);
+/* Index of @devpath in @sel, or -1. */
+long selection_find(const struct selection *sel, const char *devpath);
+void selection_free(struct selection *sel);
+/* One line when no device was selected. */
+void warn_none_selected(void);
+
 /* out-power.c: the power annotation; text: "  power:... latency-tolerance:...",
  * JSON: the member ', "power": {...}' */
 void power_text(FILE *f, const struct sysdev_power *p);
 void power_json(FILE *f, const struct sysdev_power *p);
+struct jw;
+void power_jw(struct jw *w, const struct sysdev_power *p); /* the member "power" */
 /* " = VALUE" (every byte, escaped) or " (why it could not be read)" for a read of @len */
 void attr_value_text(FILE *f, const char *buf, ssize_t len);
 /* "@NAME = VALUE" for attribute @name of a walk's device node */

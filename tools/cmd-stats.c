@@ -3,19 +3,17 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "json-writer.h"
 
-static void status_json(const struct sysdev_stats *s, bool from_class)
+static void status_json(struct jw *w, const struct sysdev_stats *s, bool from_class)
 {
 	const char *status;
 	unsigned long n;
 
-	fputs("{", stdout);
-	for (size_t i = 0; sysdev_stats_get_runtime_status(s, from_class, i, &status, &n); i++) {
-		fputs(i ? ", " : "", stdout);
-		fput_json_string(stdout, status);
-		printf(": %lu", n);
-	}
-	fputs("}", stdout);
+	jw_begin_object(w);
+	for (size_t i = 0; sysdev_stats_get_runtime_status(s, from_class, i, &status, &n); i++)
+		jw_member_uint(w, status, n);
+	jw_end_object(w);
 }
 
 static void status_text(const struct sysdev_stats *s, bool from_class)
@@ -47,28 +45,43 @@ int cmd_stats(struct sysdev *ctx, const struct options *o)
 	for (size_t i = 0; sysdev_stats_get_subsystem(s, i, &name, &n); i++)
 		no_subsystem -= n;
 	if (o->json) {
-		fputs("{\"sysfs\": ", stdout);
-		fput_json_string(stdout, sysdev_get_root(ctx));
-		fputs(",\n \"bus_class_names\": [", stdout);
-		for (size_t i = 0; (name = sysdev_stats_get_bus_class_name(s, i)); i++) {
-			fputs(i ? ", " : "", stdout);
-			fput_json_string(stdout, name);
-		}
-		fputs("],\n \"runtime_status\": {\"class\": ", stdout);
-		status_json(s, true);
-		fputs(", \"bus\": ", stdout);
-		status_json(s, false);
-		fputs("},\n \"kinds\": {", stdout);
+		struct jw w;
+
+		jw_init(&w, stdout);
+		jw_begin_object(&w);
+		jw_member_string(&w, "sysfs", sysdev_get_root(ctx));
+		jw_break_spaces(&w, 1);
+		jw_key(&w, "bus_class_names");
+		jw_begin_array(&w);
+		for (size_t i = 0; (name = sysdev_stats_get_bus_class_name(s, i)); i++)
+			jw_string(&w, name);
+		jw_end_array(&w);
+		jw_break_spaces(&w, 1);
+		jw_key(&w, "runtime_status");
+		jw_begin_object(&w);
+		jw_key(&w, "class");
+		status_json(&w, s, true);
+		jw_key(&w, "bus");
+		status_json(&w, s, false);
+		jw_end_object(&w);
+		jw_break_spaces(&w, 1);
+		jw_key(&w, "kinds");
+		jw_begin_object(&w);
 		for (int k = 0; k < _SYSDEV_KIND_MAX; k++)
-			printf("%s\"%s\": %lu", k ? ", " : "", sysdev_kind_to_string(k),
-			       sysdev_stats_get_kind_count(s, k));
-		fputs("},\n \"subsystems\": {", stdout);
-		for (size_t i = 0; sysdev_stats_get_subsystem(s, i, &name, &n); i++) {
-			fputs(i ? ", " : "", stdout);
-			fput_json_string(stdout, name);
-			printf(": %lu", n);
-		}
-		printf("},\n \"no_subsystem\": %lu}\n", no_subsystem);
+			jw_member_uint(&w, sysdev_kind_to_string(k),
+				       sysdev_stats_get_kind_count(s, k));
+		jw_end_object(&w);
+		jw_break_spaces(&w, 1);
+		jw_key(&w, "subsystems");
+		jw_begin_object(&w);
+		for (size_t i = 0; sysdev_stats_get_subsystem(s, i, &name, &n); i++)
+			jw_member_uint(&w, name, n);
+		jw_end_object(&w);
+		jw_break_spaces(&w, 1);
+		jw_member_uint(&w, "no_subsystem", no_subsystem);
+		jw_end_object(&w);
+		fputc('\n', stdout);
+		jw_done(&w);
 	} else {
 		printf("Sysfs root: ");
 		fput_text(stdout, sysdev_get_root(ctx));

@@ -5,12 +5,14 @@
  * kind, parent and class directory.  With --json, JSON lines.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "json-writer.h"
 
 static volatile sig_atomic_t stop;
 
@@ -68,19 +70,20 @@ static void print_event(const struct options *o, const struct sysdev_event *ev, 
 	const char *parent = sysdev_event_get_parent(ev), *cd = sysdev_event_get_class_dir(ev);
 
 	if (o->json) {
-		printf("{\"seqnum\": %llu, \"action\": ", sysdev_event_get_seqnum(ev));
-		fput_json_string(stdout, sysdev_event_get_action(ev));
-		fputs(", \"devpath\": ", stdout);
-		fput_json_string(stdout, sysdev_event_get_devpath(ev));
-		fputs(", \"kind\": ", stdout);
-		fput_json_string(stdout, kinds);
-		fputs(", \"subsystem\": ", stdout);
-		fput_json_string(stdout, sysdev_event_get_subsystem(ev));
-		fputs(", \"parent\": ", stdout);
-		fput_json_string(stdout, parent);
-		fputs(", \"class_dir\": ", stdout);
-		fput_json_string(stdout, cd);
-		fputs("}\n", stdout);
+		struct jw w;
+
+		jw_init(&w, stdout);
+		jw_begin_object(&w);
+		jw_member_uint(&w, "seqnum", sysdev_event_get_seqnum(ev));
+		jw_member_string(&w, "action", sysdev_event_get_action(ev));
+		jw_member_string(&w, "devpath", sysdev_event_get_devpath(ev));
+		jw_member_string(&w, "kind", kinds);
+		jw_member_string(&w, "subsystem", sysdev_event_get_subsystem(ev));
+		jw_member_string(&w, "parent", parent);
+		jw_member_string(&w, "class_dir", cd);
+		jw_end_object(&w);
+		fputc('\n', stdout);
+		jw_done(&w);
 	} else {
 		printf("%llu ", sysdev_event_get_seqnum(ev));
 		fput_text(stdout, sysdev_event_get_action(ev));
@@ -100,6 +103,40 @@ static void print_event(const struct options *o, const struct sysdev_event *ev, 
 	}
 }
 
+static bool glob_any(const char *const *globs, size_t n, const char *s)
+{
+	if (!n)
+		return true;
+	for (size_t i = 0; s && i < n; i++)
+		if (fnmatch(globs[i], s, 0) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The filters an event can answer: its DRIVER property, the last component
+ * of its devpath, and its properties (an event carries no attributes).
+ */
+static bool event_selected(const struct options *o, const struct sysdev_event *ev)
+{
+	const char *devpath = sysdev_event_get_devpath(ev), *slash = strrchr(devpath, '/');
+
+	if (!glob_any(o->drivers, o->n_drivers, sysdev_event_get_property(ev, "DRIVER")) ||
+	    !glob_any(o->sysnames, o->n_sysnames, slash ? slash + 1 : devpath))
+		return false;
+	for (size_t i = 0; i < o->n_matches; i++) {
+		const char *eq = strchr(o->matches[i], '=');
+		char key[256];
+		const char *v;
+
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - o->matches[i]), o->matches[i]);
+		v = sysdev_event_get_property(ev, key);
+		if (!v || fnmatch(eq + 1, v, 0) != 0)
+			return false;
+	}
+	return true;
+}
+
 int cmd_watch(struct sysdev *ctx, const struct options *o)
 {
 	struct sigaction sa = {.sa_handler = on_signal};
@@ -112,9 +149,11 @@ int cmd_watch(struct sysdev *ctx, const struct options *o)
 		warnx_("--watch", "cannot listen to the kernel's uevents: %s", error_words(err));
 		return EXIT_RUNTIME;
 	}
-	if (o->subsystem && sysdev_monitor_add_match_subsystem_devtype(m, o->subsystem, NULL) < 0) {
-		sysdev_monitor_unref(m);
-		return EXIT_RUNTIME;
+	for (size_t i = 0; i < o->n_subsystems; i++) {
+		if (sysdev_monitor_add_match_subsystem_devtype(m, o->subsystems[i], NULL) < 0) {
+			sysdev_monitor_unref(m);
+			return EXIT_RUNTIME;
+		}
 	}
 	/* no SA_RESTART: poll() returns at once with EINTR */
 	sigaction(SIGINT, &sa, NULL);
@@ -142,7 +181,8 @@ int cmd_watch(struct sysdev *ctx, const struct options *o)
 			} else if (kind >= 0) {
 				seen_note(&seen, devpath, kind);
 			}
-			print_event(o, ev, kind);
+			if (event_selected(o, ev))
+				print_event(o, ev, kind);
 			sysdev_event_unref(ev);
 			if (fflush(stdout) != 0) {
 				stop = 1;

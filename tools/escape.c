@@ -168,3 +168,30 @@ void fput_json_string_len(FILE *f, const char *str, size_t len)
 	}
 	putc('"', f);
 }
+
+void fput_hex_escaped(FILE *f, const char *str, const char *also)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	while (*s) {
+		size_t n;
+
+		if (*s < 0x20 || *s == 0x7f || *s == '\\' || strchr(also, *s)) {
+			fprintf(f, "\\x%02x", *s);
+			s++;
+		} else if (*s < 0x80) {
+			putc(*s, f);
+			s++;
+		} else if ((n = utf8_len(s)) > 1 && !is_line_breaking_or_control(s, n)) {
+			fwrite(s, 1, n, f);
+			s += n;
+		} else {
+			/* invalid, or a C1 control or line separator: each byte */
+			if (n < 1)
+				n = 1;
+			for (size_t i = 0; i < n; i++)
+				fprintf(f, "\\x%02x", s[i]);
+			s += n;
+		}
+	}
+}

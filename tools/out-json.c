@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * JSON output (sysdev(7)), streamed: a node's opening is written when
- * it is entered and its closing when it is left, so memory does not grow
- * with the tree.
+ * JSON output (sysdev(7)), streamed through the JSON writer: a node's
+ * opening is written when it is entered and its closing when it is left, so
+ * memory does not grow with the tree.  With filters, only the selected
+ * devices and their ancestors are written.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -10,273 +11,170 @@
 #include <string.h>
 
 #include "cli.h"
+#include "json-writer.h"
 
 struct json_state {
 	struct sysdev *ctx;
 	const struct options *o;
-	FILE *out;
+	struct jw w;
 	unsigned level;
-	bool *first;        /* per shown level: no child written yet */
-	size_t first_cap;
+	const struct selection *sel; /* NULL: every node */
 	struct walk_errors errors;
 };
 
-static void indent(FILE *f, unsigned n)
-{
-	static const char spaces[] = "                                                                ";
-
-	n *= 2;
-	while (n > 0) {
-		unsigned k = n < sizeof(spaces) - 1 ? n : (unsigned)sizeof(spaces) - 1;
-
-		fwrite(spaces, 1, k, f);
-		n -= k;
-	}
-}
-
-static void member(FILE *f, const char *key, const char *value)
-{
-	fprintf(f, ", \"%s\": ", key);
-	fput_json_string(f, value);
-}
-
-static void node_attributes(FILE *f, const struct sysdev_node *node)
+static void node_attributes(struct jw *w, const struct sysdev_node *node)
 {
 	unsigned char type;
 	const char *name;
 	char buf[4097];
-	bool first = true;
 
-	fputs(", \"attributes\": {", f);
+	jw_key(w, "attributes");
+	jw_begin_object(w);
 	for (size_t i = 0; (name = sysdev_node_get_entry_at(node, i, &type)); i++) {
 		ssize_t len;
 
 		if (type != DT_REG || strcmp(name, "uevent") == 0)
 			continue;
 		len = sysdev_node_read_attribute(node, name, buf, sizeof(buf));
-		if (!first)
-			fputs(", ", f);
-		first = false;
-		fput_json_string(f, name);
-		fputs(": ", f);
+		jw_key(w, name);
 		if (len >= 0)
-			fput_json_string_len(f, buf, (size_t)len);
+			jw_string_len(w, buf, (size_t)len);
 		else
-			fputs("null", f);
+			jw_null(w);
 	}
-	fputs("}", f);
+	jw_end_object(w);
 }
 
-static void node_power(FILE *f, const struct sysdev_node *node)
+static void node_power(struct jw *w, const struct sysdev_node *node)
 {
 	struct sysdev_power p;
 
-	if (sysdev_node_get_power(node, &p) < 0)
-		fputs(", \"power\": null", f);
-	else
-		power_json(f, &p);
+	if (sysdev_node_get_power(node, &p) < 0) {
+		jw_key(w, "power");
+		jw_null(w);
+	} else {
+		power_jw(w, &p);
+	}
 }
 
 /* The device fields of sysdev(7), in its order. */
-static void device_fields(FILE *f, const struct sysdev_node *node)
+static void device_fields(struct jw *w, const struct sysdev_node *node)
 {
-	member(f, "subsystem", sysdev_node_get_subsystem(node));
-	member(f, "subsystem_kind",
-	       sysdev_subsystem_kind_to_string(sysdev_node_get_subsystem_kind(node)));
-	member(f, "driver", sysdev_node_get_driver(node));
-	member(f, "parent", sysdev_node_get_parent(node));
-	member(f, "class_dir", sysdev_node_get_class_dir(node));
-	member(f, "placement", sysdev_placement_to_string(sysdev_node_get_placement(node)));
-	member(f, "devnum", sysdev_node_get_devnum(node));
-	member(f, "devtype", sysdev_node_get_devtype(node));
-	member(f, "devname", sysdev_node_get_devname(node));
+	jw_member_string(w, "subsystem", sysdev_node_get_subsystem(node));
+	jw_member_string(w, "subsystem_kind",
+			 sysdev_subsystem_kind_to_string(sysdev_node_get_subsystem_kind(node)));
+	jw_member_string(w, "driver", sysdev_node_get_driver(node));
+	jw_member_string(w, "parent", sysdev_node_get_parent(node));
+	jw_member_string(w, "class_dir", sysdev_node_get_class_dir(node));
+	jw_member_string(w, "placement",
+			 sysdev_placement_to_string(sysdev_node_get_placement(node)));
+	jw_member_string(w, "devnum", sysdev_node_get_devnum(node));
+	jw_member_string(w, "devtype", sysdev_node_get_devtype(node));
+	jw_member_string(w, "devname", sysdev_node_get_devname(node));
 }
 
 static int enter(const struct sysdev_node *node, void *data)
 {
 	struct json_state *t = data;
 	enum sysdev_kind kind = sysdev_node_get_kind(node);
-	FILE *f = t->out;
+	struct jw *w = &t->w;
 	int err;
 
-	if (t->level + 2 > t->first_cap) {
-		size_t ncap = t->first_cap ? t->first_cap * 2 : 64;
-		bool *n = realloc(t->first, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		t->first = n;
-		t->first_cap = ncap;
-	}
-	if (!t->first[t->level])
-		fputs(",\n", f);
-	else
-		fputc('\n', f);
-	t->first[t->level] = false;
-	indent(f, t->level + 2);
-	fputs("{\"path\": ", f);
-	fput_json_string(f, sysdev_node_get_devpath(node));
-	member(f, "name", sysdev_node_get_name(node));
-	member(f, "kind", sysdev_kind_to_string(kind));
+	if (t->sel && selection_find(t->sel, sysdev_node_get_devpath(node)) < 0)
+		return SYSDEV_WALK_SKIP;
+	jw_break(w, t->level + 2);
+	jw_begin_object(w);
+	jw_member_string(w, "path", sysdev_node_get_devpath(node));
+	jw_member_string(w, "name", sysdev_node_get_name(node));
+	jw_member_string(w, "kind", sysdev_kind_to_string(kind));
 	if (kind == SYSDEV_KIND_DEVICE) {
-		device_fields(f, node);
+		device_fields(w, node);
 		if (t->o->attrs)
-			node_attributes(f, node);
+			node_attributes(w, node);
 		if (t->o->power)
-			node_power(f, node);
+			node_power(w, node);
 	}
 	err = sysdev_node_get_error(node);
 	if (err) {
-		member(f, "error", strerror(-err));
+		jw_member_string(w, "error", strerror(-err));
 		walk_error_note(&t->errors, t->ctx, node);
 	}
-	if (sysdev_node_is_truncated(node))
-		fputs(", \"truncated\": true", f);
-	fputs(", \"children\": [", f);
+	if (sysdev_node_is_truncated(node)) {
+		jw_key(w, "truncated");
+		jw_bool(w, true);
+	}
+	jw_key(w, "children");
+	jw_begin_array(w);
 	t->level++;
-	t->first[t->level] = true;
-	return ferror(f) ? -EPIPE : 0;
+	return ferror(stdout) || w->failed ? (w->failed ? -ENOMEM : -EPIPE) : 0;
 }
 
 static int leave(const struct sysdev_node *node, void *data)
 {
 	struct json_state *t = data;
 
-	(void)node;
-	if (!t->first[t->level]) {
-		fputc('\n', t->out);
-		indent(t->out, t->level + 1);
-	}
+	/* skipped when entered: nothing was opened */
+	if (node && t->sel && selection_find(t->sel, sysdev_node_get_devpath(node)) < 0)
+		return 0;
+	jw_break(&t->w, t->level + 1);
+	jw_end_array(&t->w);
 	t->level--;
-	fputs("]}", t->out);
+	jw_end_object(&t->w);
 	return 0;
 }
 
 int cmd_json(struct sysdev *ctx, const struct options *o)
 {
-	struct json_state t = {.ctx = ctx, .o = o, .out = stdout};
+	struct json_state t = {.ctx = ctx, .o = o};
 	struct sysdev_walk_stats st;
+	struct selection sel = {0};
 	unsigned flags = SYSDEV_WALK_UEVENT | SYSDEV_WALK_ERRORS;
 	char *start = NULL;
 	int err, ret;
 
 	if (start_or_warn(ctx, o, &start) < 0)
 		return EXIT_RUNTIME;
+	if (filters_given(o)) {
+		ret = selection_build(ctx, o, start, &sel);
+		if (ret) {
+			free(start);
+			return ret;
+		}
+		t.sel = &sel;
+	}
 	if (o->all)
 		flags |= SYSDEV_WALK_ATTR_GROUPS;
-	fputs("{\n  \"sysfs\": ", stdout);
-	fput_json_string(stdout, sysdev_get_root(ctx));
-	fputs(",\n  \"nodes\": [", stdout);
-	t.first = calloc(64, sizeof(*t.first));
-	if (!t.first) {
-		free(start);
-		return EXIT_RUNTIME;
-	}
-	t.first_cap = 64;
-	t.first[0] = true;
+	jw_init(&t.w, stdout);
+	jw_begin_object(&t.w);
+	jw_break(&t.w, 1);
+	jw_member_string(&t.w, "sysfs", sysdev_get_root(ctx));
+	jw_break(&t.w, 1);
+	jw_key(&t.w, "nodes");
+	jw_begin_array(&t.w);
 	err = sysdev_walk(ctx, start, flags, o->depth, enter, leave, &t, &st);
 	/* close what a stopped walk left open, so the document stays whole */
 	while (t.level > 0)
 		leave(NULL, &t);
+	jw_break(&t.w, 1);
+	jw_end_array(&t.w);
 	/* what the walk skipped is counted, not hidden: hotplug shows up here */
-	fprintf(stdout,
-		"\n  ],\n  \"walk\": {\"directories\": %lu, \"devices\": %lu, \"vanished\": %lu, "
-		"\"unreadable\": %lu, \"too_deep\": %lu}\n}\n",
-		st.directories, st.devices, st.vanished, st.unreadable, st.too_deep);
+	jw_break(&t.w, 1);
+	jw_key(&t.w, "walk");
+	jw_begin_object(&t.w);
+	jw_member_uint(&t.w, "directories", st.directories);
+	jw_member_uint(&t.w, "devices", st.devices);
+	jw_member_uint(&t.w, "vanished", st.vanished);
+	jw_member_uint(&t.w, "unreadable", st.unreadable);
+	jw_member_uint(&t.w, "too_deep", st.too_deep);
+	jw_end_object(&t.w);
+	jw_break(&t.w, 0);
+	jw_end_object(&t.w);
+	fputc('\n', stdout);
+	if (t.w.failed && err == 0)
+		err = -ENOMEM;
+	jw_done(&t.w);
 	ret = report_walk(ctx, start ? start : "/devices", err, &st, &t.errors);
-	free(t.first);
+	selection_free(&sel);
 	free(start);
 	return ret;
-}
-
-/* --subsystem NAME: a flat list of the devices of one subsystem. */
-struct list_state {
-	struct sysdev *ctx;
-	const struct options *o;
-	unsigned long n;
-	struct walk_errors errors;
-};
-
-static int list_enter(const struct sysdev_node *node, void *data)
-{
-	struct list_state *l = data;
-	const char *sub = sysdev_node_get_subsystem(node);
-
-	if (sysdev_node_get_error(node))
-		walk_error_note(&l->errors, l->ctx, node);
-	if (sysdev_node_get_kind(node) != SYSDEV_KIND_DEVICE || !sub ||
-	    strcmp(sub, l->o->subsystem) != 0)
-		return 0;
-	if (l->o->json) {
-		fputs(l->n ? ",\n    {\"path\": " : "\n    {\"path\": ", stdout);
-		fput_json_string(stdout, sysdev_node_get_devpath(node));
-		member(stdout, "name", sysdev_node_get_name(node));
-		member(stdout, "kind", "device");
-		device_fields(stdout, node);
-		if (l->o->attrs)
-			node_attributes(stdout, node);
-		if (l->o->power)
-			node_power(stdout, node);
-		fputs("}", stdout);
-	} else {
-		const char *drv = sysdev_node_get_driver(node);
-		const char *devname = sysdev_node_get_devname(node);
-
-		fput_text(stdout, sysdev_node_get_devpath(node));
-		if (drv) {
-			fputs("  driver:", stdout);
-			fput_text(stdout, drv);
-		}
-		if (devname) {
-			fputs("  /dev/", stdout);
-			fput_text(stdout, devname);
-		}
-		if (l->o->power) {
-			struct sysdev_power p;
-
-			if (sysdev_node_get_power(node, &p) == 0)
-				power_text(stdout, &p);
-		}
-		fputc('\n', stdout);
-		if (l->o->attrs) {
-			unsigned char type;
-			const char *name;
-
-			for (size_t i = 0; (name = sysdev_node_get_entry_at(node, i, &type)); i++) {
-				if (type != DT_REG || strcmp(name, "uevent") == 0)
-					continue;
-				fputs("  ", stdout);
-				node_attribute_text(stdout, node, name);
-				fputc('\n', stdout);
-			}
-		}
-	}
-	l->n++;
-	return ferror(stdout) ? -EPIPE : 0;
-}
-
-int cmd_list_subsystem(struct sysdev *ctx, const struct options *o)
-{
-	struct list_state l = {.ctx = ctx, .o = o};
-	struct sysdev_walk_stats st;
-	char *start = NULL;
-	int err;
-
-	if (start_or_warn(ctx, o, &start) < 0)
-		return EXIT_RUNTIME;
-	if (o->json) {
-		fputs("{\n  \"sysfs\": ", stdout);
-		fput_json_string(stdout, sysdev_get_root(ctx));
-		fputs(",\n  \"subsystem\": ", stdout);
-		fput_json_string(stdout, o->subsystem);
-		fputs(",\n  \"devices\": [", stdout);
-	}
-	err = sysdev_walk(ctx, start,
-			  SYSDEV_WALK_UEVENT | SYSDEV_WALK_ERRORS | (o->all ? SYSDEV_WALK_ATTR_GROUPS : 0),
-			  o->depth, list_enter, NULL, &l, &st);
-	if (o->json)
-		fputs("\n  ]\n}\n", stdout);
-	err = report_walk(ctx, start ? start : "/devices", err, &st, &l.errors);
-	free(start);
-	return err;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "json-writer.h"
 
 /* Why a present latency-tolerance file gives no value, in words. */
 static void lt_reason(const struct sysdev_power *p, char *buf, size_t size)
@@ -114,4 +115,38 @@ void power_json(FILE *f, const struct sysdev_power *p)
 		fputs("null", f);
 	}
 	fputs("}", f);
+}
+
+/* The same member through the JSON writer. */
+void power_jw(struct jw *w, const struct sysdev_power *p)
+{
+	char why[128];
+
+	jw_key(w, "power");
+	jw_begin_object(w);
+	jw_member_string(w, "runtime_status", p->runtime_status[0] ? p->runtime_status : NULL);
+	jw_member_string(w, "control", p->control[0] ? p->control : NULL);
+	jw_member_string(w, "wakeup", p->wakeup[0] ? p->wakeup : NULL);
+	jw_key(w, "pm_qos_latency_tolerance_us");
+	switch (p->lt_kind) {
+	case SYSDEV_LT_AUTO:
+		jw_string(w, "auto");
+		break;
+	case SYSDEV_LT_ANY:
+		jw_string(w, "any");
+		break;
+	case SYSDEV_LT_VALUE:
+		jw_int(w, p->lt_us);
+		break;
+	case SYSDEV_LT_INVALID:
+		lt_reason(p, why, sizeof(why));
+		jw_string(w, "invalid");
+		jw_member_string(w, "pm_qos_latency_tolerance_error", why);
+		if (p->lt_error == -EBADMSG)
+			jw_member_string(w, "pm_qos_latency_tolerance_text", p->lt_text);
+		break;
+	default:
+		jw_null(w);
+	}
+	jw_end_object(w);
 }

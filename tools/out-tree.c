@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "columns.h"
+#include "names.h"
 
 #define C_RESET "\033[0m"
 #define C_DEVICE "\033[1m"
@@ -31,6 +33,8 @@ struct tree_state {
 	unsigned level;          /* shown nesting of the current node */
 	unsigned *levels;        /* shown level of each walk depth */
 	size_t levels_cap;
+	const struct selection *sel; /* NULL: every node */
+	struct names *names;         /* only when a column needs names */
 	struct walk_errors errors;
 };
 
@@ -42,9 +46,10 @@ static const char *col(const struct tree_state *t, const char *c)
 static void print_prefix(struct tree_state *t, unsigned level, bool has_next)
 {
 	for (unsigned i = 1; i < level; i++)
-		fputs(t->more[i] ? "│  " : "   ", t->out);
+		fputs(t->more[i] ? (t->o->ascii ? "|  " : "│  ") : "   ", t->out);
 	if (level > 0)
-		fputs(has_next ? "├─ " : "└─ ", t->out);
+		fputs(has_next ? (t->o->ascii ? "|- " : "├─ ") : (t->o->ascii ? "`- " : "└─ "),
+		      t->out);
 }
 
 static void print_power(struct tree_state *t, const struct sysdev_node *node)
@@ -64,12 +69,62 @@ static void print_attrs(struct tree_state *t, const struct sysdev_node *node, un
 		if (type != DT_REG || strcmp(name, "uevent") == 0)
 			continue;
 		for (unsigned j = 1; j <= level; j++)
-			fputs(t->more[j] ? "│  " : "   ", t->out);
+			fputs(t->more[j] ? (t->o->ascii ? "|  " : "│  ") : "   ", t->out);
 		fputs(col(t, C_ATTR), t->out);
 		fputs("  ", t->out);
 		node_attribute_text(t->out, node, name);
 		fputs(col(t, C_RESET), t->out);
 		fputc('\n', t->out);
+	}
+}
+
+/* The annotation of a device: its columns (NAME is the line's start, KIND its look). */
+static void annotate(struct tree_state *t, const struct sysdev_node *node)
+{
+	struct row r = {.ctx = t->ctx, .node = node, .names = t->names};
+	char buf[4097];
+
+	for (size_t i = 0; i < t->o->n_cols; i++) {
+		const struct column *c = t->o->cols[i];
+		const char *v;
+
+		if (strcmp(c->key, "name") == 0 || strcmp(c->key, "kind") == 0)
+			continue; /* the line's start, and its look */
+		v = c->get(&r, buf, sizeof(buf));
+		if (strcmp(c->key, "subsystem") == 0) {
+			const char *sk = sysdev_subsystem_kind_to_string(
+				sysdev_node_get_subsystem_kind(node));
+
+			if (!v) {
+				fputs("  (no subsystem)", t->out);
+				continue;
+			}
+			fprintf(t->out, "  %s%s:", col(t, C_SUBSYS), sk ? sk : "subsystem");
+			fput_text(t->out, v);
+			fputs(col(t, C_RESET), t->out);
+		} else if (strcmp(c->key, "driver") == 0) {
+			if (!v)
+				continue;
+			fprintf(t->out, "  %sdriver:", col(t, C_DRIVER));
+			fput_text(t->out, v);
+			fputs(col(t, C_RESET), t->out);
+		} else if (strcmp(c->key, "devname") == 0) {
+			const char *devnum = sysdev_node_get_devnum(node);
+
+			if (!v && !devnum)
+				continue;
+			fprintf(t->out, "  %s", col(t, C_NODE));
+			if (v) {
+				fputs("/dev/", t->out);
+				fput_text(t->out, v);
+			}
+			if (devnum)
+				fprintf(t->out, "%s(%s)", v ? " " : "", devnum);
+			fputs(col(t, C_RESET), t->out);
+		} else if (v) {
+			fprintf(t->out, "  %s:", c->key);
+			fput_text(t->out, v);
+		}
 	}
 }
 
@@ -80,6 +135,14 @@ static int enter(const struct sysdev_node *node, void *data)
 	enum sysdev_kind kind = sysdev_node_get_kind(node);
 	bool has_next = sysdev_node_has_next_sibling(node);
 	int err;
+
+	if (t->sel) {
+		long i = selection_find(t->sel, sysdev_node_get_devpath(node));
+
+		if (i < 0)
+			return SYSDEV_WALK_SKIP;
+		has_next = t->sel->next[i];
+	}
 
 	if (grow_array((void **)&t->levels, &t->levels_cap, depth + 1, sizeof(*t->levels)) < 0 ||
 	    grow_array((void **)&t->more, &t->more_cap, t->level + 2, sizeof(*t->more)) < 0)
@@ -94,45 +157,15 @@ static int enter(const struct sysdev_node *node, void *data)
 
 	print_prefix(t, t->level, has_next);
 	switch (kind) {
-	case SYSDEV_KIND_DEVICE: {
-		const char *sub = sysdev_node_get_subsystem(node);
-		const char *drv = sysdev_node_get_driver(node);
-		const char *devname = sysdev_node_get_devname(node);
-		const char *devnum = sysdev_node_get_devnum(node);
-
+	case SYSDEV_KIND_DEVICE:
 		fputs(col(t, C_DEVICE), t->out);
 		fput_text(t->out, depth == 0 ? sysdev_node_get_devpath(node)
 					     : sysdev_node_get_name(node));
 		fputs(col(t, C_RESET), t->out);
-		if (sub) {
-			const char *sk = sysdev_subsystem_kind_to_string(
-				sysdev_node_get_subsystem_kind(node));
-
-			fprintf(t->out, "  %s%s:", col(t, C_SUBSYS), sk ? sk : "subsystem");
-			fput_text(t->out, sub);
-			fputs(col(t, C_RESET), t->out);
-		} else {
-			fputs("  (no subsystem)", t->out);
-		}
-		if (drv) {
-			fprintf(t->out, "  %sdriver:", col(t, C_DRIVER));
-			fput_text(t->out, drv);
-			fputs(col(t, C_RESET), t->out);
-		}
-		if (devname || devnum) {
-			fprintf(t->out, "  %s", col(t, C_NODE));
-			if (devname) {
-				fputs("/dev/", t->out);
-				fput_text(t->out, devname);
-			}
-			if (devnum)
-				fprintf(t->out, "%s(%s)", devname ? " " : "", devnum);
-			fputs(col(t, C_RESET), t->out);
-		}
+		annotate(t, node);
 		if (t->o->power)
 			print_power(t, node);
 		break;
-	}
 	default:
 		fputs(col(t, kind == SYSDEV_KIND_CLASS_DIR    ? C_CLASSDIR
 			     : kind == SYSDEV_KIND_ATTR_GROUP ? C_ATTR
@@ -165,6 +198,9 @@ static int leave(const struct sysdev_node *node, void *data)
 	struct tree_state *t = data;
 	unsigned depth = sysdev_node_get_depth(node);
 
+	/* skipped when entered */
+	if (t->sel && selection_find(t->sel, sysdev_node_get_devpath(node)) < 0)
+		return 0;
 	/* back to the shown level of the parent */
 	t->level = t->levels[depth] > 0 ? t->levels[depth] - 1 : 0;
 	return 0;
@@ -221,14 +257,33 @@ int cmd_tree(struct sysdev *ctx, const struct options *o)
 	struct sysdev_walk_stats st;
 	unsigned flags = SYSDEV_WALK_SIBLINGS | SYSDEV_WALK_ERRORS;
 	char *start = NULL;
+	struct selection sel = {0};
 	int err, ret;
 
 	if (start_or_warn(ctx, o, &start) < 0)
 		return EXIT_RUNTIME;
+	if (filters_given(o)) {
+		ret = selection_build(ctx, o, start, &sel);
+		if (ret) {
+			free(start);
+			return ret;
+		}
+		t.sel = &sel;
+	}
 	if (o->all)
 		flags |= SYSDEV_WALK_ATTR_GROUPS;
+	if (columns_need(o->cols, o->n_cols, COL_UEVENT))
+		flags |= SYSDEV_WALK_UEVENT;
+	if (columns_need(o->cols, o->n_cols, COL_NAMES) && names_new(ctx, &t.names) < 0) {
+		warnx_(NULL, "%s", error_words(-ENOMEM));
+		selection_free(&sel);
+		free(start);
+		return EXIT_RUNTIME;
+	}
 	err = sysdev_walk(ctx, start, flags, o->depth, enter, leave, &t, &st);
 	ret = report_walk(ctx, start ? start : "/devices", err, &st, &t.errors);
+	selection_free(&sel);
+	names_free(t.names);
 	free(t.more);
 	free(t.levels);
 	free(start);

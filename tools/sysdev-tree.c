@@ -3,7 +3,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <langinfo.h>
 #include <limits.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,6 +17,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "columns.h"
+#include "names.h"
 #include "root-archive.h"
 
 #ifndef SYSDEV_VERSION
@@ -109,14 +113,41 @@ static bool looks_like_subsystem_name(const char *arg)
 	return colon && colon != arg && colon[1] && !strchr(arg, '/') && arg[0] != '.';
 }
 
+/* udev's device id: b8:0 (block) or c1:3 (char) */
+static bool parse_devid(const char *arg, char *type, unsigned *maj, unsigned *min)
+{
+	int n = 0;
+
+	if ((arg[0] != 'b' && arg[0] != 'c') || arg[1] < '0' || arg[1] > '9')
+		return false;
+	if (sscanf(arg + 1, "%u:%u%n", maj, min, &n) != 2 || arg[1 + n] != '\0' ||
+	    strspn(arg + 1, "0123456789:") != strlen(arg + 1))
+		return false;
+	*type = arg[0];
+	return true;
+}
+
 int resolve_arg(struct sysdev *ctx, const char *arg, char **devpath)
 {
 	const char *root = sysdev_get_root(ctx);
 	struct sysdev_device *dev;
-	char *path = NULL;
+	char *path = NULL, type;
+	unsigned maj, min;
 	int err;
 
 	*devpath = NULL;
+	if (parse_devid(arg, &type, &maj, &min)) {
+		err = sysdev_device_new_from_devnum(ctx, type, maj, min, &dev);
+		if (err < 0) {
+			warnx_(arg, "no device has this number: %s/dev/%s/%u:%u: %s",
+			       strcmp(root, "/") ? root : "", type == 'b' ? "block" : "char", maj, min,
+			       error_words(err));
+			return err;
+		}
+		*devpath = strdup(sysdev_device_get_devpath(dev));
+		sysdev_device_unref(dev);
+		return *devpath ? 0 : -ENOMEM;
+	}
 	if (strncmp(arg, "/dev/", 5) == 0 || looks_like_subsystem_name(arg)) {
 		err = sysdev_device_new(ctx, arg, &dev);
 		if (err == 0) {
@@ -264,6 +295,22 @@ int check_output(void)
 	return 0;
 }
 
+/* SYSDEV_NAMES_STATS=1: what the names cost, on stderr (for the benchmark). */
+static void names_print_stats(void)
+{
+	const char *e = getenv("SYSDEV_NAMES_STATS");
+	struct names_stats st;
+
+	if (!e || strcmp(e, "1") != 0)
+		return;
+	names_get_total_stats(&st);
+	fflush(stdout);
+	fprintf(stderr,
+		"%s: names: modalias_reads=%lu distinct_modaliases=%lu database_lookups=%lu "
+		"module_links=%lu\n",
+		program_name, st.modalias_reads, st.modaliases, st.lookups, st.module_links);
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -274,7 +321,7 @@ static void usage(FILE *f)
 		"\n"
 		"START is a directory under S/devices or a DEVICE: a syspath\n"
 		"(/sys/devices/...), a devpath (/devices/...), SUBSYSTEM:NAME (net:eth0),\n"
-		"or a device node (/dev/vda).\n"
+		"a device node (/dev/vda), or a device id (b8:0 block, c1:3 char).\n"
 		"\n"
 		"Output:\n"
 		"  -J, --json               print JSON (every mode that prints)\n"
@@ -282,12 +329,34 @@ static void usage(FILE *f)
 		"  -A, --attrs              show attribute names and values of devices\n"
 		"  -p, --power              show the power annotation (latency tolerance too)\n"
 		"  -d, --depth N            descend at most N levels below START (0 to 8192)\n"
-		"  -s, --subsystem NAME     list only devices of subsystem NAME\n"
+		"  -o, --output LIST        columns to show, comma-separated; +LIST adds to the\n"
+		"                           default (tree: NAME,KIND,SUBSYSTEM,DRIVER,DEVNAME;\n"
+		"                           lists: DEVPATH,SUBSYSTEM,DRIVER,DEVNAME)\n"
+		"      --list-columns       every column with a one-line description\n"
+		"  -l, --list               one line per device, columns aligned\n"
+		"  -r, --raw                one line per device, values separated by one space\n"
+		"  -P, --pairs              one line per device, NAME=\"value\" pairs\n"
+		"  -n, --noheadings         no header line\n"
+		"  -i, --ascii              draw the tree with ASCII characters\n"
 		"      --color[=WHEN]       colour the output: auto (default), always, never\n"
 		"\n"
+		"Filters (different options: all must hold):\n"
+		"  -s, --subsystem NAME     devices of subsystem NAME (repeat: any one)\n"
+		"      --driver GLOB        devices whose driver matches (repeat: any one)\n"
+		"      --sysname GLOB       devices whose name matches (repeat: any one)\n"
+		"      --match KEY=GLOB     a uevent property, or else an attribute, matches\n"
+		"                           (repeat: every one)\n"
+		"      --unlinked           devices that no S/bus/*/devices or S/class/* entry\n"
+		"                           links to\n"
+		"  The tree shows the selected devices with their ancestors; no device\n"
+		"  selected: nothing printed, exit 1.\n"
+		"\n"
 		"Questions and actions:\n"
-		"  -P, --parents DEVICE     the parent chain of DEVICE up to the root\n"
+		"      --parents DEVICE     the parent chain of DEVICE up to the root\n"
 		"  -E, --explain DIR        which rule makes DIR the kind it is\n"
+		"      --properties DEVICE  KEY=VALUE lines as udevadm info -q property,\n"
+		"                           with vendor, model and module names\n"
+		"      --export             --properties: KEY='VALUE', as udevadm info -x\n"
 		"  -S, --stats              the article's measurements, see sysdev(7)\n"
 		"      --get-latency-tolerance DEVICE\n"
 		"                           print power/pm_qos_latency_tolerance_us\n"
@@ -300,7 +369,7 @@ static void usage(FILE *f)
 		"      --check-udev         compare the walk with libudev's enumeration\n"
 		"      --watch              one line per kernel uevent (JSON lines with -J)\n"
 		"\n"
-		"  -r, --root ROOT          the sysfs root (default /sys): a directory holding\n"
+		"      --root ROOT          the sysfs root (default /sys): a directory holding\n"
 		"                           devices/, a system root holding sys/devices/, or\n"
 		"                           a .sysfs archive (unpacked privately, then removed)\n"
 		"  -h, --help               show this help\n"
@@ -323,6 +392,15 @@ enum {
 	OPT_CHECK_UDEV,
 	OPT_WATCH,
 	OPT_FORMAT,
+	OPT_ROOT,
+	OPT_PARENTS,
+	OPT_LIST_COLUMNS,
+	OPT_DRIVER,
+	OPT_SYSNAME,
+	OPT_MATCH,
+	OPT_UNLINKED,
+	OPT_PROPERTIES,
+	OPT_EXPORT,
 };
 
 /* Decimal digits only: no sign, no blank on either side, 0..SYSDEV_MAX_DEPTH. */
@@ -354,11 +432,24 @@ enum {
 	GIVEN_SUBSYSTEM = 1u << 6,
 	GIVEN_START = 1u << 7,
 	GIVEN_FORMAT = 1u << 8,
+	GIVEN_OUTPUT = 1u << 9,
+	GIVEN_LIST = 1u << 10,
+	GIVEN_RAW = 1u << 11,
+	GIVEN_PAIRS = 1u << 12,
+	GIVEN_NOHEADINGS = 1u << 13,
+	GIVEN_ASCII = 1u << 14,
+	GIVEN_DRIVER = 1u << 15,
+	GIVEN_SYSNAME = 1u << 16,
+	GIVEN_MATCH = 1u << 17,
+	GIVEN_UNLINKED = 1u << 18,
+	GIVEN_EXPORT = 1u << 19,
 };
+#define GIVEN_FILTERS (GIVEN_SUBSYSTEM | GIVEN_DRIVER | GIVEN_SYSNAME | GIVEN_MATCH | GIVEN_UNLINKED)
 
-static const char *const given_names[] = {"--root",  "--json",      "--all",
-					   "--attrs", "--power",     "--depth",
-					   "--subsystem", "START", "--format"};
+static const char *const given_names[] = {
+	"--root",  "--json",	 "--all",  "--attrs",	   "--power", "--depth",  "--subsystem",
+	"START",   "--format",	 "--output", "--list",    "--raw",   "--pairs",  "--noheadings",
+	"--ascii", "--driver",	 "--sysname", "--match",  "--unlinked", "--export"};
 
 struct mode {
 	const char *name;
@@ -401,15 +492,26 @@ static void raise_fd_limit(void)
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"root", required_argument, NULL, 'r'},
+		{"root", required_argument, NULL, OPT_ROOT},
 		{"json", no_argument, NULL, 'J'},
 		{"all", no_argument, NULL, 'a'},
 		{"attrs", no_argument, NULL, 'A'},
 		{"power", no_argument, NULL, 'p'},
 		{"depth", required_argument, NULL, 'd'},
 		{"subsystem", required_argument, NULL, 's'},
+		{"driver", required_argument, NULL, OPT_DRIVER},
+		{"sysname", required_argument, NULL, OPT_SYSNAME},
+		{"match", required_argument, NULL, OPT_MATCH},
+		{"unlinked", no_argument, NULL, OPT_UNLINKED},
+		{"output", required_argument, NULL, 'o'},
+		{"list-columns", no_argument, NULL, OPT_LIST_COLUMNS},
+		{"list", no_argument, NULL, 'l'},
+		{"raw", no_argument, NULL, 'r'},
+		{"pairs", no_argument, NULL, 'P'},
+		{"noheadings", no_argument, NULL, 'n'},
+		{"ascii", no_argument, NULL, 'i'},
 		/* optional: "--parents --json DEVICE" must not take --json for DEVICE */
-		{"parents", optional_argument, NULL, 'P'},
+		{"parents", optional_argument, NULL, OPT_PARENTS},
 		{"explain", optional_argument, NULL, 'E'},
 		{"stats", no_argument, NULL, 'S'},
 		{"color", optional_argument, NULL, OPT_COLOR},
@@ -421,27 +523,41 @@ int main(int argc, char **argv)
 		{"check-udev", no_argument, NULL, OPT_CHECK_UDEV},
 		{"watch", no_argument, NULL, OPT_WATCH},
 		{"format", required_argument, NULL, OPT_FORMAT},
+		{"properties", optional_argument, NULL, OPT_PROPERTIES},
+		{"export", no_argument, NULL, OPT_EXPORT},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{0},
 	};
 	/* what each mode does with the modifying options; the others are refused */
 	static const struct mode tree = {NULL, GIVEN_ROOT | GIVEN_JSON | GIVEN_ALL | GIVEN_ATTRS |
-						       GIVEN_POWER | GIVEN_DEPTH | GIVEN_SUBSYSTEM |
-						       GIVEN_START};
+						       GIVEN_POWER | GIVEN_DEPTH | GIVEN_FILTERS |
+						       GIVEN_START | GIVEN_OUTPUT | GIVEN_NOHEADINGS |
+						       GIVEN_ASCII};
+	/* -l, -r, -P: one line per device, in the walk's order */
+	static const struct mode list = {"--list", GIVEN_ROOT | GIVEN_JSON | GIVEN_FILTERS |
+							   GIVEN_START | GIVEN_OUTPUT | GIVEN_LIST |
+							   GIVEN_RAW | GIVEN_PAIRS |
+							   GIVEN_NOHEADINGS};
+	static const struct mode list_columns = {"--list-columns", GIVEN_ROOT};
 	static const struct mode parents = {"--parents",
 					    GIVEN_ROOT | GIVEN_JSON | GIVEN_ATTRS | GIVEN_POWER};
 	static const struct mode explain = {"--explain", GIVEN_ROOT | GIVEN_JSON};
+	static const struct mode properties = {"--properties",
+					       GIVEN_ROOT | GIVEN_JSON | GIVEN_EXPORT};
 	static const struct mode stats = {"--stats", GIVEN_ROOT | GIVEN_JSON | GIVEN_FORMAT};
 	static const struct mode get_lt = {"--get-latency-tolerance", GIVEN_ROOT | GIVEN_JSON};
 	static const struct mode set_lt = {"--set-latency-tolerance", GIVEN_ROOT};
 	static const struct mode capture = {"--capture", GIVEN_ROOT | GIVEN_START};
 	static const struct mode diff_mode = {"--diff", GIVEN_JSON | GIVEN_ATTRS | GIVEN_FORMAT};
 	static const struct mode check_udev = {"--check-udev", GIVEN_ROOT | GIVEN_JSON | GIVEN_ALL};
-	static const struct mode watch = {"--watch", GIVEN_JSON | GIVEN_SUBSYSTEM};
+	static const struct mode watch = {"--watch", GIVEN_JSON | GIVEN_SUBSYSTEM | GIVEN_DRIVER |
+							 GIVEN_SYSNAME | GIVEN_MATCH};
 	const struct mode *mode = &tree;
 	const char **want_arg = NULL; /* a mode's DEVICE given as the positional argument */
 	struct options o = {.depth = -1};
+	const char *output = NULL;
+	const char **lists = NULL;
 	enum color_mode color = COLOR_AUTO;
 	struct sysdev *ctx = NULL;
 	int c, err, modes = 0, ret, cur = 1;
@@ -449,11 +565,22 @@ int main(int argc, char **argv)
 	bool diff = false;
 
 	guard_std_fds();
+	/* room for every argument in each filter list */
+	lists = calloc(4 * (size_t)argc, sizeof(*lists));
+	if (!lists)
+		return EXIT_RUNTIME;
+	o.subsystems = lists;
+	o.drivers = lists + argc;
+	o.sysnames = lists + 2 * argc;
+	o.matches = lists + 3 * argc;
+	/* the tree is drawn with ASCII where the locale's charset is not UTF-8 */
+	setlocale(LC_CTYPE, "");
+	o.ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	signal(SIGPIPE, SIG_IGN);
 	/* our own messages: getopt's start with argv[0], a full path when run so */
 	opterr = 0;
-	while ((cur = optind, c = getopt_long(argc, argv, ":r:JaApd:s:P:E:ShV", longopts, NULL)) != -1) {
+	while ((cur = optind, c = getopt_long(argc, argv, ":JaApd:s:E:Sho:lrPniV", longopts, NULL)) != -1) {
 		switch (c) {
 		case ':':
 		case '?': {
@@ -466,9 +593,60 @@ int main(int argc, char **argv)
 			fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
 			return EXIT_USAGE;
 		}
-		case 'r':
+		case OPT_ROOT:
 			o.root = optarg;
 			given |= GIVEN_ROOT;
+			break;
+		case 'o':
+			output = optarg;
+			given |= GIVEN_OUTPUT;
+			break;
+		case OPT_LIST_COLUMNS:
+			mode = &list_columns;
+			modes++;
+			break;
+		case 'l':
+			if (o.list_format == FORMAT_TREE)
+				o.list_format = FORMAT_LIST;
+			given |= GIVEN_LIST;
+			break;
+		case 'r':
+		case 'P':
+			if (o.list_format > FORMAT_LIST &&
+			    o.list_format != (c == 'r' ? FORMAT_RAW : FORMAT_PAIRS)) {
+				warnx_(NULL, "choose one of --raw and --pairs");
+				return EXIT_USAGE;
+			}
+			o.list_format = c == 'r' ? FORMAT_RAW : FORMAT_PAIRS;
+			given |= c == 'r' ? GIVEN_RAW : GIVEN_PAIRS;
+			break;
+		case 'n':
+			o.noheadings = true;
+			given |= GIVEN_NOHEADINGS;
+			break;
+		case 'i':
+			o.ascii = true;
+			given |= GIVEN_ASCII;
+			break;
+		case OPT_DRIVER:
+			o.drivers[o.n_drivers++] = optarg;
+			given |= GIVEN_DRIVER;
+			break;
+		case OPT_SYSNAME:
+			o.sysnames[o.n_sysnames++] = optarg;
+			given |= GIVEN_SYSNAME;
+			break;
+		case OPT_MATCH:
+			if (!strchr(optarg, '=') || optarg[0] == '=') {
+				warnx_("--match", "'%s' is not KEY=GLOB", optarg);
+				return EXIT_USAGE;
+			}
+			o.matches[o.n_matches++] = optarg;
+			given |= GIVEN_MATCH;
+			break;
+		case OPT_UNLINKED:
+			o.unlinked = true;
+			given |= GIVEN_UNLINKED;
 			break;
 		case 'J':
 			o.json = true;
@@ -495,10 +673,10 @@ int main(int argc, char **argv)
 			given |= GIVEN_DEPTH;
 			break;
 		case 's':
-			o.subsystem = optarg;
+			o.subsystems[o.n_subsystems++] = optarg;
 			given |= GIVEN_SUBSYSTEM;
 			break;
-		case 'P':
+		case OPT_PARENTS:
 			o.parents = optarg;
 			if (!optarg)
 				want_arg = &o.parents;
@@ -511,6 +689,17 @@ int main(int argc, char **argv)
 				want_arg = &o.explain;
 			mode = &explain;
 			modes++;
+			break;
+		case OPT_PROPERTIES:
+			o.properties = optarg;
+			if (!optarg)
+				want_arg = &o.properties;
+			mode = &properties;
+			modes++;
+			break;
+		case OPT_EXPORT:
+			o.export_values = true;
+			given |= GIVEN_EXPORT;
 			break;
 		case 'S':
 			o.stats = true;
@@ -579,10 +768,13 @@ int main(int argc, char **argv)
 		}
 	}
 	if (modes > 1) {
-		warnx_(NULL, "choose one of --parents, --explain, --stats, --capture, --diff, "
-			     "--check-udev, --watch, --get-/--set-latency-tolerance");
+		warnx_(NULL, "choose one of --parents, --explain, --properties, --stats, --capture, "
+			     "--diff, --check-udev, --watch, --list-columns, "
+			     "--get-/--set-latency-tolerance");
 		return EXIT_USAGE;
 	}
+	if (mode == &tree && o.list_format != FORMAT_TREE)
+		mode = &list;
 	if (o.set_lt_value) {
 		if (optind + 1 != argc) {
 			warnx_("--set-latency-tolerance", "needs VALUE and DEVICE");
@@ -614,7 +806,7 @@ int main(int argc, char **argv)
 	if (optind < argc) {
 		warnx_(argv[optind], "unexpected argument: %s takes %s", mode->name ? mode->name
 										  : "the tree",
-		       mode == &tree || mode == &capture ? "one START" : "no more");
+		       mode == &tree || mode == &list || mode == &capture ? "one START" : "no more");
 		fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
 		return EXIT_USAGE;
 	}
@@ -627,6 +819,27 @@ int main(int argc, char **argv)
 			fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
 			return EXIT_USAGE;
 		}
+	}
+	if (mode == &list_columns)
+		return cmd_list_columns() ?: check_output();
+	if (o.json && o.list_format > FORMAT_LIST) {
+		warnx_("--json", "cannot be used with %s", o.list_format == FORMAT_RAW ? "--raw"
+											: "--pairs");
+		return EXIT_USAGE;
+	}
+	if (mode == &tree && o.json && output) {
+		warnx_("--output", "cannot be used with the tree's --json (it holds every field): "
+				   "--list --json shows columns");
+		return EXIT_USAGE;
+	}
+	if ((mode == &tree || mode == &list) &&
+	    columns_parse(output, mode == &list ? COLUMNS_LIST_DEFAULT : COLUMNS_TREE_DEFAULT,
+			  &o.cols, &o.n_cols) < 0)
+		return EXIT_USAGE;
+	if (o.export_values && o.json) {
+		warnx_("--export", "cannot be used with --json");
+		fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
+		return EXIT_USAGE;
 	}
 	if (o.format) {
 		/* each mode has its own formats; text and json are the plain and --json ones */
@@ -692,6 +905,8 @@ int main(int argc, char **argv)
 		ret = cmd_parents(ctx, &o);
 	else if (o.explain)
 		ret = cmd_explain(ctx, &o);
+	else if (o.properties)
+		ret = cmd_properties(ctx, &o);
 	else if (o.lt_device)
 		ret = cmd_latency_tolerance(ctx, &o);
 	else if (o.capture_dir)
@@ -700,13 +915,16 @@ int main(int argc, char **argv)
 		ret = cmd_check_udev(ctx, &o);
 	else if (o.watch)
 		ret = cmd_watch(ctx, &o);
-	else if (o.subsystem)
-		ret = cmd_list_subsystem(ctx, &o);
+	else if (mode == &list)
+		ret = cmd_list(ctx, &o);
 	else if (o.json)
 		ret = cmd_json(ctx, &o);
 	else
 		ret = cmd_tree(ctx, &o);
 	sysdev_unref(ctx);
+	free(o.cols);
+	free(lists);
+	names_print_stats();
 	if (ret == 0)
 		ret = check_output();
 	else

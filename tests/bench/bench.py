@@ -14,6 +14,13 @@ generation time, wall time and peak RSS (wait4 rusage of that one child) of
 the default output and of --json --all, syscalls per directory, and the
 100k/10k time ratio.
 
+Both also time the list formats and names (issue 13): -l, -r, -P, -J -l,
+-o +VENDOR,MODEL and a filtered query (-l -s net), each against the default
+(-r, -P and -J -l: target within 10%); a row whose option this sysdev-tree
+does not have prints "n/a (option missing)".  With SYSDEV_NAMES_STATS=1 the
+program says what the names cost (modalias reads, distinct modaliases,
+database lookups), printed beside the distinct modaliases counted here.
+
 The targets of issue 5 are printed next to the figures as PASS/MISS; the
 exit status never depends on a timing (0 unless a command fails to run).
 """
@@ -192,6 +199,104 @@ def strace_lines(prefix, label, argv, ndirs, tmpdir, target=None, top=8):
     return per
 
 
+# ------------------------------------------- list formats and names (issue 13)
+NEW_ROWS = [
+    ("list", ["-l"]),
+    ("raw", ["-r"]),
+    ("pairs", ["-P"]),
+    ("json-list", ["-J", "-l"]),
+    ("names", ["-o", "+VENDOR,MODEL"]),
+    ("filtered", ["-l", "-s", "net"]),
+]
+# the formats that stream as the tree does: within 10% of the default
+NEW_ROW_TARGETS = {"raw": 1.10, "pairs": 1.10, "json-list": 1.10}
+
+
+def new_rows(prefix, exe, root_args):
+    """{label: argv} of the rows this sysdev-tree accepts; the others print
+    n/a with the reason (an option it does not have: exit status 2)."""
+    rows = {}
+    for label, extra in NEW_ROWS:
+        argv = [exe] + root_args + extra
+        r = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=600)
+        why = (r.stderr.decode(errors="replace").splitlines() or [""])[0]
+        if r.returncode == 2:
+            out("%s sysdev-tree-%s n/a (option missing: %s)" % (prefix, label, why))
+        elif r.returncode != 0:
+            out("%s sysdev-tree-%s n/a (exit %d: %s)" % (prefix, label, r.returncode, why))
+        else:
+            rows[label] = argv
+    return rows
+
+
+def read_value(path):
+    try:
+        with open(path, "rb") as f:
+            v = f.read().decode("utf-8", "surrogateescape")
+    except OSError:
+        return None
+    return v[:-1] if v.endswith("\n") else v
+
+
+def distinct_modaliases(root):
+    """The hwdb keys of the devices under root/devices, as udev's builtin
+    forms them: MODALIAS, else the modalias file, else for a usb_device
+    usb:vVVVVpPPPP:PRODUCT.  Counted here, apart from the program."""
+    keys = set()
+    for dirpath, _, files in os.walk(os.path.join(root, "devices")):
+        if "uevent" not in files:
+            continue
+        ue = dict(line.split("=", 1) for line in
+                  (read_value(os.path.join(dirpath, "uevent")) or "").split("\n") if "=" in line)
+        key = ue.get("MODALIAS") or read_value(os.path.join(dirpath, "modalias"))
+        if not key and ue.get("DEVTYPE") == "usb_device":
+            try:
+                key = "usb:v%04Xp%04X:%s" % (
+                    int(read_value(os.path.join(dirpath, "idVendor")), 16),
+                    int(read_value(os.path.join(dirpath, "idProduct")), 16),
+                    read_value(os.path.join(dirpath, "product")) or "")
+            except (TypeError, ValueError):
+                key = None
+        if key:
+            keys.add(key)
+    return len(keys)
+
+
+def names_cost(prefix, rows, root):
+    """What -o +VENDOR,MODEL cost, as the program counts it."""
+    if "names" not in rows:
+        return
+    env = dict(os.environ, SYSDEV_NAMES_STATS="1")
+    r = subprocess.run(rows["names"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       env=env, timeout=600)
+    m = re.search(r"names: modalias_reads=(\d+) distinct_modaliases=(\d+) "
+                  r"database_lookups=(\d+)", r.stderr.decode(errors="replace"))
+    counted = distinct_modaliases(root)
+    if not m:
+        out("%s names distinct_modaliases_counted=%d program_counts=n/a (no SYSDEV_NAMES_STATS "
+            "line)" % (prefix, counted))
+        return
+    reads, distinct, lookups = (int(x) for x in m.groups())
+    out("%s names modalias_reads=%d distinct_modaliases=%d database_lookups=%d "
+        "distinct_modaliases_counted=%d lookups<=distinct %s"
+        % (prefix, reads, distinct, lookups, counted, verdict(lookups <= distinct)))
+
+
+def new_row_ratios(prefix, res, label_of):
+    """Each new row against the default of the same tree."""
+    d = res[label_of("default")]
+    for label, _ in NEW_ROWS:
+        if label_of(label) not in res:
+            continue
+        a = res[label_of(label)]
+        w, c = a.wall_med / d.wall_med, a.cpu_med / d.cpu_med
+        tgt = NEW_ROW_TARGETS.get(label)
+        out("%s ratio %s/default=%.3f cpu_ratio=%.3f%s" % (
+            prefix, label, w, c, " target<=%g %s (cpu %s)" % (tgt, verdict(w <= tgt),
+                                                              verdict(c <= tgt))
+            if tgt else " (no target)"))
+
+
 # ---------------------------------------------------------------- live /sys
 def live(args, exe, tmpdir):
     ndirs = count_dirs("/sys/devices")
@@ -214,6 +319,9 @@ def live(args, exe, tmpdir):
     else:
         out("live udevadm not installed: udevadm figures skipped")
     cmds["find"] = ["find", "/sys/devices"]
+    rows = new_rows("live", exe, [])
+    for label, argv in rows.items():
+        cmds["sysdev-tree-" + label] = argv
     loadavg("live start")
     res = medians(cmds, args.runs)
     for k, tm in res.items():
@@ -237,9 +345,11 @@ def live(args, exe, tmpdir):
         out("live ratio sysdev-tree-json-all/%s=%s" % (udev, ratio(j, u)))
     out("live ratio sysdev-tree-default/find=%s" % ratio(d, f, 1.2))
     out("live ratio sysdev-tree-json-all/find=%s" % ratio(j, f))
+    new_row_ratios("live", res, lambda k: "sysdev-tree-" + k)
+    names_cost("live", rows, "/sys")
     if have_strace(args):
         for k, argv in cmds.items():
-            tgt = 8 if k.startswith("sysdev-tree") else None
+            tgt = 8 if k in ("sysdev-tree-default", "sysdev-tree-json-all") else None
             strace_lines("live strace", k, argv, ndirs, tmpdir, tgt,
                          top=args.strace_top if tgt else 5)
         for k in ("sysdev-tree-default", "sysdev-tree-json-all"):
@@ -315,6 +425,8 @@ def synthetic(args, exe, tmpdir):
             cmds[(n, "default")] = ([exe, "--root", root], runs)
             cmds[(n, "json-all")] = ([exe, "--root", root, "--json", "--all"], runs)
             cmds[(n, "find")] = (["find", os.path.join(root, "devices")], runs)
+            for label, argv in new_rows("synthetic n=%d" % n, exe, ["--root", root]).items():
+                cmds[(n, label)] = (argv, runs)
             if args.enumtool:
                 # the enumerator: every device kept (scan) or handed over as found (foreach)
                 cmds[(n, "enumerate-scan")] = ([args.enumtool, "count", root], runs)
@@ -334,6 +446,10 @@ def synthetic(args, exe, tmpdir):
             if tm.fails:
                 line += " failures=%d" % tm.fails
             out(line)
+        for n in sizes:
+            new_row_ratios("synthetic n=%d" % n, res, lambda k, n=n: (n, k))
+            names_cost("synthetic n=%d" % n, {k: a for (m, k), (a, _) in cmds.items()
+                                              if m == n}, roots[n])
         for n in sizes:
             f = res[(n, "find")].wall_med
             out("synthetic n=%d ratio default/find=%.3f json-all/find=%.3f"

@@ -147,7 +147,8 @@ def main():
                     root)
         expect_file("article-parents-attrs.txt", ["--root", root, "--attrs", "--parents",
                                                   "leds:gta04:green:power"], root)
-        expect_file("article-subsystem.txt", ["--root", root, "--subsystem", "block"], root)
+        expect_file("article-subsystem.txt", ["--root", root, "--subsystem", "block", "--raw",
+                                            "--noheadings", "-o", "DEVPATH,DEVNAME"], root)
         expect_file("article-stats.txt", ["--root", root, "--stats"], root)
         for i, p in enumerate([CLIENT + "/leds", CLIENT + "/net", CLIENT + "/engine/state0",
                                "/devices/virtual/leds", "/devices/system/memory",

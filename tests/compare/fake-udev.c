@@ -157,6 +157,37 @@ const char *udev_list_entry_get_name(struct udev_list_entry *x)
 	return x ? x->name : NULL;
 }
 
+/* Values are never asked for: the lists here hold names only. */
+const char *udev_list_entry_get_value(struct udev_list_entry *x)
+{
+	(void)x;
+	return NULL;
+}
+
+/* No hardware database: the names of sysdev-tree are then empty, as on a
+ * system without hwdb.bin. */
+struct udev_hwdb *udev_hwdb_new(struct udev *udev)
+{
+	(void)udev;
+	errno = ENOENT;
+	return NULL;
+}
+
+struct udev_hwdb *udev_hwdb_unref(struct udev_hwdb *hwdb)
+{
+	(void)hwdb;
+	return NULL;
+}
+
+struct udev_list_entry *udev_hwdb_get_properties_list_entry(struct udev_hwdb *hwdb,
+							    const char *modalias, unsigned flags)
+{
+	(void)hwdb;
+	(void)modalias;
+	(void)flags;
+	return NULL;
+}
+
 static char *opt(const char *s)
 {
 	return strcmp(s, "-") == 0 ? NULL : strdup(s);

@@ -7,7 +7,7 @@
  *   enumtool bench [RUNS]                    libsysdev against libudev on /sys
  *
  * MATCH: subsystem=S, nosubsystem=S, sysname=G, driver=G, devtype=T,
- * property=K=G, sysattr=N=G, sysattr=N, parent=DEVPATH, placement=P, unlinked
+ * property=K=G, sysattr=N=G, sysattr=N, value=K=G, parent=DEVPATH, placement=P, unlinked
  */
 #include <errno.h>
 #include <stdio.h>
@@ -50,7 +50,7 @@ static int add_match(struct sysdev_enumerator *e, const char *m)
 		    e, !strcmp(v, "virtual")  ? SYSDEV_PLACEMENT_VIRTUAL
 		       : !strcmp(v, "system") ? SYSDEV_PLACEMENT_SYSTEM
 					      : SYSDEV_PLACEMENT_DEVICES);
-	if (!strcmp(key, "property") || !strcmp(key, "sysattr")) {
+	if (!strcmp(key, "property") || !strcmp(key, "sysattr") || !strcmp(key, "value")) {
 		char name[256];
 		const char *g = strchr(v, '=');
 		size_t n = g ? (size_t)(g - v) : strlen(v);
@@ -59,6 +59,8 @@ static int add_match(struct sysdev_enumerator *e, const char *m)
 			return -EINVAL;
 		memcpy(name, v, n);
 		name[n] = '\0';
+		if (key[0] == 'v')
+			return sysdev_enumerator_add_match_value(e, name, g ? g + 1 : NULL);
 		return key[0] == 'p'
 			   ? sysdev_enumerator_add_match_property(e, name, g ? g + 1 : NULL)
 			   : sysdev_enumerator_add_match_sysattr(e, name, g ? g + 1 : NULL);

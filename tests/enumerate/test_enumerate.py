@@ -163,6 +163,15 @@ def main():
                 (("sysattr=power/runtime_status", "sysattr=dev"),
                  lambda p, f: attr(f["dir"], "power/runtime_status") is not None and
                  attr(f["dir"], "dev") is not None),
+                # a property, or else the attribute of that name; several: all hold
+                (("value=DEVTYPE=disk",), lambda p, f: f["props"].get("DEVTYPE") == "disk"),
+                (("value=runtime_status=*",), lambda p, f: False),
+                (("value=dev=8:*", "value=DEVTYPE=*"),
+                 lambda p, f: (f["props"].get("dev") or (attr(f["dir"], "dev") or b"")
+                               .decode()).startswith("8:") and "DEVTYPE" in f["props"]),
+                (("value=power/runtime_status=a*",),
+                 lambda p, f: f["props"].get("power/runtime_status") is None and
+                 (attr(f["dir"], "power/runtime_status") or b"").startswith(b"a")),
                 (("parent=/devices/platform",), lambda p, f: p == "/devices/platform" or
                  p.startswith("/devices/platform/")),
                 (("parent=/devices/platform", "subsystem=block"), lambda p, f:

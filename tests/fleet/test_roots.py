@@ -91,7 +91,8 @@ def main():
                 rc == 0 and without_sysfs(out) == without_sysfs(ref))
         C.check("--root SYSROOT names ROOT/sys as the sysfs root",
                 rc == 0 and json.loads(out).get("sysfs") == sysroot + "/sys", json.loads(out).get("sysfs") if rc == 0 else err)
-        rc, out, err = T.run3([TREE, "--root", sysroot, "-s", "block"], timeout=300)
+        rc, out, err = T.run3([TREE, "--root", sysroot, "-s", "block", "-l", "-n", "-o", "DEVPATH"],
+                              timeout=300)
         out = "\n".join(line.split()[0] for line in out.splitlines())
         want = sorted(p for p, n in sysfs_oracle.classify(plain).items()
                       if n["kind"] == "device" and n["subsystem"] == "block")

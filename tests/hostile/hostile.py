@@ -716,10 +716,10 @@ def case_names(c):
         rr = c.cli("--all", "--attrs", d)
         check(rr, rcs=(0,))
         check_text(rr, expect_lines=4)  # the device, @dev, @attr\nname, grp/
-    rr = c.cli("--subsystem", cls)
+    rr = c.cli("--subsystem", cls, "--raw", "--noheadings", "-o", "DEVPATH")
     check(rr, rcs=(0,))
     check_text(rr, expect_lines=len(devs))
-    rr = c.cli("--subsystem", cls, "--json")
+    rr = c.cli("--subsystem", cls, "--json", "--list")
     sd = check(rr, rcs=(0,), want_json=True)
     if sd and len(sd["devices"]) != len(devs):
         C.fail("names: --subsystem --json listed %d devices" % len(sd["devices"]))

@@ -175,11 +175,12 @@ def main():
 
         # --subsystem NAME: exactly the devices written by hand
         for sub, want in sorted(H.BY_SUBSYSTEM.items()):
-            d = js(tree, root, "--json", "--subsystem", sub)
-            got = sorted(x["path"] for x in d.get("devices", [])) if d else None
+            d = js(tree, root, "--json", "--list", "--subsystem", sub)
+            got = sorted(x["devpath"] for x in d.get("devices", [])) if d else None
             C.check("--subsystem %s: %s, by hand %s" % (sub, got, sorted(want)), got == sorted(want))
-            r = T.run([tree, "--root", root, "--subsystem", sub])
-            lines = [ln.split("  ")[0] for ln in r.stdout.decode().splitlines()]
+            r = T.run([tree, "--root", root, "--subsystem", sub, "--raw", "--noheadings", "-o",
+                       "DEVPATH"])
+            lines = r.stdout.decode().splitlines()
             C.check("--subsystem %s (text): %s" % (sub, lines), sorted(lines) == sorted(want))
 
         # --stats --json

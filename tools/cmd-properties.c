@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * --properties DEVICE: KEY=VALUE lines as `udevadm info -q property` prints
+ * them.  The uevent file's properties come first, in the file's order (each
+ * key once: its first line, as every lookup of the library reads it), with
+ * DEVNAME as udev shows it (/dev/NAME); then what the walk computes and the
+ * file does not hold: DEVPATH, SUBSYSTEM, DRIVER, MAJOR and MINOR (from the
+ * `dev` attribute), our own SYSDEV_* keys, and the names of udev's hardware
+ * database (ID_VENDOR_FROM_DATABASE, ID_MODEL_FROM_DATABASE).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "names.h"
+
+struct prop {
+	const char *key;
+	char *value;
+};
+
+struct props {
+	struct prop *v;
+	size_t n, cap;
+};
+
+static bool props_has(const struct props *p, const char *key)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (strcmp(p->v[i].key, key) == 0)
+			return true;
+	return false;
+}
+
+/* Adds KEY=VALUE unless the key is there already or the value is NULL. */
+static int props_add(struct props *p, const char *key, const char *value)
+{
+	if (!value || props_has(p, key))
+		return 0;
+	if (grow_array((void **)&p->v, &p->cap, p->n + 1, sizeof(*p->v)) < 0)
+		return -ENOMEM;
+	p->v[p->n].key = key;
+	p->v[p->n].value = strdup(value);
+	if (!p->v[p->n].value)
+		return -ENOMEM;
+	p->n++;
+	return 0;
+}
+
+static void props_free(struct props *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		free(p->v[i].value);
+	free(p->v);
+}
+
+/* MAJOR and MINOR from the `dev` attribute ("MAJOR:MINOR"), when the uevent file lacks them. */
+static int add_devnum(struct props *p, struct sysdev_device *dev)
+{
+	char buf[64], *colon, *end;
+	unsigned long major, minor;
+	ssize_t len;
+	int err;
+
+	if (props_has(p, "MAJOR") || props_has(p, "MINOR"))
+		return 0;
+	len = sysdev_device_read_attribute(dev, "dev", buf, sizeof(buf));
+	if (len <= 0 || !(colon = strchr(buf, ':')) || colon == buf)
+		return 0;
+	*colon = '\0';
+	errno = 0;
+	major = strtoul(buf, &end, 10);
+	if (*end || buf[0] < '0' || buf[0] > '9' || errno)
+		return 0;
+	minor = strtoul(colon + 1, &end, 10);
+	if (*end || colon[1] < '0' || colon[1] > '9' || errno || major > 0xfff || minor > 0xfffff)
+		return 0;
+	snprintf(buf, sizeof(buf), "%lu", major);
+	err = props_add(p, "MAJOR", buf);
+	snprintf(buf, sizeof(buf), "%lu", minor);
+	return err < 0 ? err : props_add(p, "MINOR", buf);
+}
+
+static int collect(struct sysdev_device *dev, struct names *names, struct props *p)
+{
+	const char *key, *value, *vendor, *model, *module;
+	int err = 0;
+
+	for (size_t i = 0; err == 0 && sysdev_device_get_property_at(dev, i, &key, &value); i++) {
+		if (strcmp(key, "DEVNAME") == 0 && value[0] != '/' && !props_has(p, key)) {
+			char *node;
+
+			/* udev's DEVNAME is the node's path */
+			if (asprintf(&node, "/dev/%s", value) < 0)
+				return -ENOMEM;
+			err = props_add(p, key, node);
+			free(node);
+		} else {
+			err = props_add(p, key, value);
+		}
+	}
+	if (err == 0)
+		err = props_add(p, "DEVPATH", sysdev_device_get_devpath(dev));
+	if (err == 0)
+		err = props_add(p, "SUBSYSTEM", sysdev_device_get_subsystem(dev));
+	if (err == 0)
+		err = props_add(p, "DRIVER", sysdev_device_get_driver(dev));
+	if (err == 0)
+		err = add_devnum(p, dev);
+	if (err == 0)
+		err = props_add(p, "SYSDEV_KIND", sysdev_kind_to_string(SYSDEV_KIND_DEVICE));
+	if (err == 0)
+		err = props_add(
+		    p, "SYSDEV_SUBSYSTEM_KIND",
+		    sysdev_subsystem_kind_to_string(sysdev_device_get_subsystem_kind(dev)));
+	if (err == 0)
+		err = props_add(p, "SYSDEV_PLACEMENT",
+				sysdev_placement_to_string(sysdev_device_get_placement(dev)));
+	if (err == 0)
+		err = props_add(p, "SYSDEV_PARENT", sysdev_device_get_parent_devpath(dev));
+	if (err == 0)
+		err = props_add(p, "SYSDEV_CLASS_DIR", sysdev_device_get_class_dir(dev));
+	if (err == 0)
+		err = names_module(names, dev, &module);
+	if (err == 0)
+		err = props_add(p, "SYSDEV_MODULE", module);
+	if (err == 0)
+		err = names_vendor_model(names, dev, &vendor, &model);
+	if (err == 0)
+		err = props_add(p, "ID_VENDOR_FROM_DATABASE", vendor);
+	if (err == 0)
+		err = props_add(p, "ID_MODEL_FROM_DATABASE", model);
+	return err;
+}
+
+int cmd_properties(struct sysdev *ctx, const struct options *o)
+{
+	struct sysdev_device *dev = open_device_or_warn(ctx, o->properties);
+	struct names *names = NULL;
+	struct names_stats st;
+	struct props p = {0};
+	int err;
+
+	if (!dev)
+		return EXIT_RUNTIME;
+	err = names_new(ctx, &names);
+	if (err == 0)
+		err = collect(dev, names, &p);
+	if (err < 0) {
+		warnx_(syspath_of(ctx, sysdev_device_get_devpath(dev)), "%s", error_words(err));
+		goto out;
+	}
+	names_get_stats(names, &st);
+	if (st.modaliases && !names_have_database(names))
+		warnx_(NULL, "no hardware database (hwdb.bin) could be opened: no "
+			     "ID_VENDOR_FROM_DATABASE or ID_MODEL_FROM_DATABASE");
+	if (o->json)
+		fputs("{", stdout);
+	for (size_t i = 0; i < p.n; i++) {
+		if (o->json) {
+			fputs(i ? ",\n  " : "\n  ", stdout);
+			fput_json_string(stdout, p.v[i].key);
+			fputs(": ", stdout);
+			fput_json_string(stdout, p.v[i].value);
+			continue;
+		}
+		fput_text(stdout, p.v[i].key);
+		fputc('=', stdout);
+		if (o->export_values)
+			fput_export_value(stdout, p.v[i].value);
+		else
+			fput_text(stdout, p.v[i].value);
+		fputc('\n', stdout);
+	}
+	if (o->json)
+		fputs("\n}\n", stdout);
+out:
+	props_free(&p);
+	names_free(names);
+	sysdev_device_unref(dev);
+	return err < 0 ? EXIT_RUNTIME : 0;
+}

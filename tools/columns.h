@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The fields of a device, defined once: the tree's annotation, the lists
+ * (-l, -r, -P) and the list JSON all read this table.
+ */
+#ifndef SYSDEV_TREE_COLUMNS_H
+#define SYSDEV_TREE_COLUMNS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "libsysdev.h"
+
+struct names;
+
+/* One row: a node of the walk, or a device of the enumerator. */
+struct row {
+	struct sysdev *ctx;
+	const struct sysdev_node *node;
+	struct sysdev_device *dev;
+	struct names *names; /* set when a chosen column needs names (COL_NAMES) */
+};
+
+enum {
+	COL_UEVENT = 1u << 0, /* a node needs its uevent file read (SYSDEV_WALK_UEVENT) */
+	COL_NAMES = 1u << 1,  /* VENDOR, MODEL, MODULE: the row needs a struct names */
+};
+
+struct column {
+	const char *name; /* upper case, as on the command line */
+	const char *key;  /* lower case, the JSON key */
+	const char *help; /* one line */
+	unsigned flags;
+	/* the value (in @buf or owned by the row), or NULL where there is none */
+	const char *(*get)(const struct row *r, char *buf, size_t size);
+};
+
+extern const struct column columns[];
+extern const size_t n_columns;
+
+/*
+ * Parse -o LIST (comma-separated names, any case; "+LIST" adds to @defaults,
+ * itself a LIST).  Says which name is unknown in one line and returns -EINVAL.
+ */
+int columns_parse(const char *list, const char *defaults, const struct column ***cols, size_t *n);
+/* Whether any of the columns has @flag. */
+bool columns_need(const struct column *const *cols, size_t n, unsigned flag);
+
+#define COLUMNS_TREE_DEFAULT "NAME,KIND,SUBSYSTEM,DRIVER,DEVNAME"
+#define COLUMNS_LIST_DEFAULT "DEVPATH,SUBSYSTEM,DRIVER,DEVNAME"
+
+#endif
