@@ -42,51 +42,40 @@ static bool has_regular_uevent(int dirfd)
 	return fstatat(dirfd, "uevent", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
 }
 
-bool dir_child_is_device(int dirfd, const char *name)
+bool child_has_uevent(int dirfd, const char *name)
 {
 	char path[NAME_MAX + 16];
 	struct stat st;
 
 	if (snprintf(path, sizeof(path), "%s/uevent", name) >= (int)sizeof(path))
 		return false;
-	/* AT_SYMLINK_NOFOLLOW covers the last component; a linked child is no directory */
-	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(st.st_mode))
-		return false;
 	return fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
 }
 
-/* Fill is_empty and has_device_child by listing @fd (a fresh descriptor is used). */
-static int scan_children(int fd, struct classify_facts *f)
+bool dir_child_is_device(int dirfd, const char *name)
 {
-	int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d;
+	struct stat st;
 
-	if (dfd < 0)
-		return -errno;
-	d = fdopendir(dfd);
-	if (!d) {
-		close(dfd);
-		return -ENOMEM;
-	}
-	f->empty = true;
-	f->has_device_child = false;
-	for (;;) {
-		struct dirent *de = readdir(d);
+	/* AT_SYMLINK_NOFOLLOW covers the last component; a linked child is no directory */
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(st.st_mode))
+		return false;
+	return child_has_uevent(dirfd, name);
+}
 
-		if (!de)
-			break;
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		f->empty = false;
-		if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
-			continue;
-		if (dir_child_is_device(fd, de->d_name)) {
-			f->has_device_child = true;
-			break;
-		}
+int classify_scan_children(int fd, unsigned list_flags, struct classify_facts *f)
+{
+	struct dir_list l = {0};
+	int err = dir_list_read(&l, fd, list_flags | DIR_LIST_UNSORTED);
+
+	if (err == 0) {
+		f->empty = l.n == 0;
+		f->has_device_child = false;
+		for (size_t i = 0; i < l.n && !f->has_device_child; i++)
+			f->has_device_child = dir_entry_type(fd, &l.v[i]) == DT_DIR &&
+					      child_has_uevent(fd, l.v[i].name);
 	}
-	closedir(d);
-	return 0;
+	dir_list_free(&l);
+	return err;
 }
 
 void ancestry_free(struct ancestry *a)
@@ -204,7 +193,7 @@ static int facts_for(struct sysdev *ctx, const char *devpath, struct classify_fa
 	f->parent_is_virtual = a->parent_is_virtual;
 	f->below_device = a->below_device;
 	if (classify_is_class_candidate(f)) {
-		err = scan_children(a->fd, f);
+		err = classify_scan_children(a->fd, DIR_LIST_REOPEN, f);
 		if (err < 0)
 			return err;
 	}

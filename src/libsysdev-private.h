@@ -7,6 +7,10 @@
 #include <sys/types.h>
 
 #include "libsysdev.h"
+#include "alloc-util.h"
+#include "dir-list.h"
+#include "fd-util.h"
+#include "path-util.h"
 
 #define _public_ __attribute__((visibility("default")))
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -33,31 +37,6 @@ struct sysdev {
 int name_set_load(int dirfd, const char *path, struct name_set *set);
 bool name_set_has(const struct name_set *set, const char *name);
 void name_set_free(struct name_set *set);
-int cmp_strp(const void *a, const void *b);
-
-/* readlinkat into a malloc'd, NUL-terminated string; negative errno on failure. */
-int readlink_alloc(int dirfd, const char *name, char **target);
-/* last path component of a link target ("../../bus/pci/" -> "pci") */
-const char *link_basename(const char *target, size_t *len);
-/*
- * Resolve link @target found in directory @dir_devpath lexically to a path
- * relative to the root ("/bus/pci").  Absolute targets are accepted when they
- * lie under @root.  Returns a malloc'd string or NULL (outside / no memory).
- */
-char *resolve_link_target(const char *root, const char *dir_devpath, const char *target);
-/* strdup(), with NULL for NULL */
-char *strdup_or_null(const char *s);
-/* Normalise "a/./b/../c" (leading slash kept); NULL when ".." leaves the top. */
-char *path_normalize(const char *path);
-
-/*
- * Read a regular file @name in @dirfd into @buf (size @size), without
- * blocking or following a final symlink; NUL-terminate.  Returns the length,
- * -EFBIG when the file holds more than @size - 1 bytes, -EINVAL for a
- * non-regular file (checked only when @check_regular), or a negative errno.
- */
-ssize_t read_file_at(int dirfd, const char *name, char *buf, size_t size, bool check_regular);
-
 /*
  * resolve.c: resolve @path (relative to the root, leading slash) physically,
  * following links, never leaving the root (-EXDEV).  *@out is malloc'd.
@@ -116,8 +95,15 @@ struct classify_facts {
 };
 bool classify_is_class_candidate(const struct classify_facts *f);
 enum sysdev_kind classify_decide(const struct classify_facts *f);
-/* Whether child directory @name of @dirfd holds a regular "uevent". */
+/* Whether child @name of @dirfd holds a regular "uevent" (@name is known to be a directory). */
+bool child_has_uevent(int dirfd, const char *name);
+/* Whether child directory @name of @dirfd holds a regular "uevent" (a link is no directory). */
 bool dir_child_is_device(int dirfd, const char *name);
+/*
+ * Fill f->empty and f->has_device_child by listing directory @fd with the
+ * lister's @list_flags.  0 or a negative errno (then @f is left as it was).
+ */
+int classify_scan_children(int fd, unsigned list_flags, struct classify_facts *f);
 
 /*
  * Facts about the ancestors of @devpath, gathered by opening each component

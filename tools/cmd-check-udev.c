@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "dir-list.h"
 
 #ifndef SYSFS_MAGIC
 #define SYSFS_MAGIC 0x62656572
@@ -81,11 +82,6 @@ struct diffs {
 static int cmp_dev(const void *a, const void *b)
 {
 	return strcmp(((const struct dev *)a)->devpath, ((const struct dev *)b)->devpath);
-}
-
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 static int cmp_link(const void *a, const void *b)
@@ -361,34 +357,25 @@ static int add_link(int rootfd, struct links *l, const char *list)
 /* Entries of directory @dir (relative to the root fd), sorted, dotfiles left out. */
 static int list_dir(int rootfd, const char *dir, char ***names, size_t *n)
 {
-	size_t cap = 0;
-	int fd;
-	DIR *d;
+	struct dir_list l = {0};
+	int fd, err;
 
 	*names = NULL;
 	*n = 0;
 	fd = openat(rootfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -errno;
+	err = dir_list_read(&l, fd, DIR_LIST_NO_HIDDEN);
+	close(fd);
+	if (err == 0) {
+		*names = dir_list_names(&l);
+		if (*names)
+			*n = l.n;
+		else
+			err = -ENOMEM;
 	}
-	for (struct dirent *de; (errno = 0, de = readdir(d));) {
-		if (de->d_name[0] == '.')
-			continue;
-		if (grow_array((void **)names, &cap, *n + 1, sizeof(**names)) < 0 ||
-		    !((*names)[*n] = strdup(de->d_name))) {
-			closedir(d);
-			return -ENOMEM;
-		}
-		(*n)++;
-	}
-	closedir(d);
-	if (*n)
-		qsort(*names, *n, sizeof(**names), cmp_name);
-	return 0;
+	dir_list_free(&l);
+	return err;
 }
 
 static void free_names(char **names, size_t n)
