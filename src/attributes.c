@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "device-private.h"
+#include "rules.h"
 
 void attributes_free(struct sysdev_device *dev)
 {
@@ -32,24 +33,16 @@ static int set_add(struct name_set *set, size_t *cap, const char *name)
 /* A subdirectory is a group unless it is a device or a class grouping dir. */
 static bool is_group(struct sysdev_device *dev, int fd, const char *name)
 {
-	struct classify_facts f = {0};
-	int cfd, err;
+	struct dir_probe d = {
+		.name = name,
+		.place = {.parent_is_device = true, .below_device = true},
+		.parent_fd = fd,
+		.fd = -1,
+	};
+	struct dir_facts f;
 
-	if (dir_child_is_device(fd, name))
-		return false;
-	f.name_is_class = name_set_has(&dev->ctx->classes, name);
-	f.parent_is_device = true;
-	f.below_device = true;
-	if (!classify_is_class_candidate(&f))
-		return true;
-	cfd = open_dir_at(fd, name);
-	if (cfd < 0)
-		return true;
-	err = classify_scan_children(cfd, 0, &f);
-	close(cfd);
-	if (err < 0)
-		return true;
-	return classify_decide(&f) == SYSDEV_KIND_ATTR_GROUP;
+	/* one that cannot be listed stays a group, as it was before it became unreadable */
+	return rules_gather(dev->ctx, &d, &f) < 0 || rules_decide(&f) == SYSDEV_KIND_ATTR_GROUP;
 }
 
 static int list(struct sysdev_device *dev)

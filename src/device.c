@@ -15,6 +15,7 @@
 
 #include "libsysdev-private.h"
 #include "device-private.h"
+#include "rules.h"
 
 static char *link_name_at(int fd, const char *name)
 {
@@ -97,8 +98,7 @@ _public_ int sysdev_device_new_from_devpath(struct sysdev *ctx, const char *devp
 	}
 	if (err < 0)
 		return err;
-	if (fstatat(a.fd, "uevent", &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode) ||
-	    strcmp(devpath, "/devices") == 0) {
+	if (!dir_has_uevent(a.fd) || a.place.is_root) {
 		ancestry_free(&a);
 		return -ENODEV;
 	}
@@ -146,7 +146,6 @@ static int open_devpath_fast(struct sysdev *ctx, const char *devpath)
 int device_new_indexed(struct sysdev *ctx, const char *devpath, struct sysdev_device **out)
 {
 	struct sysdev_device *dev;
-	struct stat st;
 	int fd, err;
 
 	*out = NULL;
@@ -155,7 +154,7 @@ int device_new_indexed(struct sysdev *ctx, const char *devpath, struct sysdev_de
 	fd = open_devpath_fast(ctx, devpath);
 	if (fd < 0)
 		return fd;
-	if (fstatat(fd, "uevent", &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode)) {
+	if (!dir_has_uevent(fd)) {
 		close(fd);
 		return -ENODEV;
 	}
@@ -364,8 +363,7 @@ static int lookup_devnode(struct sysdev *ctx, const char *node, char **devpath)
 			}
 			fd = open_devpath(ctx, res);
 			/* a hand-made tree: only a regular uevent is read (no FIFO, no device node) */
-			if (fd >= 0 && fstatat(fd, "uevent", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-			    S_ISREG(st.st_mode) && uevent_read_at(&u, fd) == 0) {
+			if (fd >= 0 && dir_has_uevent(fd) && uevent_read_at(&u, fd) == 0) {
 				dn = uevent_get(&u, "DEVNAME");
 				if (dn && strcmp(dn, node + 5) == 0) {
 					uevent_free(&u);

@@ -81,46 +81,6 @@ int uevent_message_parse(struct uevent_message *m, const char *data, size_t len)
 const char *uevent_message_get(const struct uevent_message *m, const char *key);
 void uevent_message_free(struct uevent_message *m);
 
-/* classify.c */
-struct classify_facts {
-	bool is_root;             /* S/devices itself */
-	bool has_uevent;          /* a regular file named uevent */
-	bool name_is_class;
-	bool parent_is_device;
-	bool parent_is_virtual;   /* parent is S/devices/virtual */
-	bool below_device;        /* some ancestor is a device */
-	bool empty;               /* no entries at all */
-	bool has_device_child;    /* only looked at for class-dir candidates */
-	bool unreadable;          /* the directory could not be listed */
-};
-bool classify_is_class_candidate(const struct classify_facts *f);
-enum sysdev_kind classify_decide(const struct classify_facts *f);
-/* Whether child @name of @dirfd holds a regular "uevent" (@name is known to be a directory). */
-bool child_has_uevent(int dirfd, const char *name);
-/* Whether child directory @name of @dirfd holds a regular "uevent" (a link is no directory). */
-bool dir_child_is_device(int dirfd, const char *name);
-/*
- * Fill f->empty and f->has_device_child by listing directory @fd with the
- * lister's @list_flags.  0 or a negative errno (then @f is left as it was).
- */
-int classify_scan_children(int fd, unsigned list_flags, struct classify_facts *f);
-
-/*
- * Facts about the ancestors of @devpath, gathered by opening each component
- * from the root (no symlink followed).
- */
-struct ancestry {
-	int fd;                  /* open fd of devpath itself (caller closes) */
-	bool parent_is_device;
-	bool parent_is_virtual;
-	bool below_device;
-	bool parent_is_class_dir; /* the parent directory is a class grouping dir */
-	char *parent_devpath;    /* nearest device above, or NULL */
-	char *parent_dirname;    /* name of the parent directory */
-};
-int ancestry_get(struct sysdev *ctx, const char *devpath, struct ancestry *a);
-void ancestry_free(struct ancestry *a);
-
 /* attributes.c: bounded reads below a directory fd ("power/control") */
 int attribute_dir_at(int dirfd, const char *name, const char **base);
 ssize_t attribute_read_at(int dirfd, const char *name, char *buf, size_t size);

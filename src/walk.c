@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "libsysdev-private.h"
+#include "rules.h"
 
 struct sbuf {
 	char *s;
@@ -67,7 +68,7 @@ struct walker {
 	char *start_parent;
 	char *start_class_dir;
 	char *start_name;
-	bool start_below_device, start_parent_is_device, start_parent_is_virtual;
+	struct dir_place start_place;
 	uintptr_t stack_floor; /* do not descend with the stack below this (0: unknown) */
 };
 
@@ -208,44 +209,34 @@ static bool path_is_virtual_root(const struct walker *w, size_t len)
 	return len == 16 && memcmp(w->path, "/devices/virtual", 16) == 0;
 }
 
+/* Where a child of @parent sits. */
+static struct dir_place place_below(const struct walker *w, const struct sysdev_node *parent)
+{
+	return (struct dir_place){
+		.parent_is_device = parent->is_device,
+		.parent_is_virtual = path_is_virtual_root(w, parent->path_len),
+		.below_device = parent->is_device || parent->below_device,
+	};
+}
+
 /*
  * Decide the kind of the node whose entries are read.  @parent is the level
  * above, or NULL for the start of the walk.
  */
 static void decide_kind(struct walker *w, struct sysdev_node *l, struct sysdev_node *parent)
 {
-	struct classify_facts f = {0};
-	struct dir_entry *ue;
+	struct dir_probe d = {
+		.name = l->name,
+		.place = parent ? place_below(w, parent) : w->start_place,
+		.parent_fd = parent ? parent->fd : -1,
+		.fd = l->fd,
+		.list = &l->list,
+		.error = l->error,
+	};
+	struct dir_facts f;
 
-	f.is_root = l->path_len == 8 && memcmp(w->path, "/devices", 8) == 0;
-	ue = l->error ? NULL : find_entry(l, "uevent");
-	if (ue)
-		f.has_uevent = dir_entry_type(l->fd, ue) == DT_REG;
-	else if (l->error && parent)
-		f.has_uevent = child_has_uevent(parent->fd, l->name);
-	f.name_is_class = name_set_has(&w->ctx->classes, l->name);
-	if (parent) {
-		f.parent_is_device = parent->is_device;
-		f.parent_is_virtual = path_is_virtual_root(w, parent->path_len);
-		f.below_device = parent->is_device || parent->below_device;
-	} else {
-		f.parent_is_device = w->start_parent_is_device;
-		f.parent_is_virtual = w->start_parent_is_virtual;
-		f.below_device = w->start_below_device;
-	}
-	f.empty = l->error == 0 && l->list.n == 0;
-	f.unreadable = l->error != 0;
-	if (classify_is_class_candidate(&f) && !f.empty && !l->error) {
-		for (size_t i = 0; i < l->list.n; i++) {
-			struct dir_entry *e = &l->list.v[i];
-
-			if (dir_entry_type(l->fd, e) == DT_DIR && child_has_uevent(l->fd, e->name)) {
-				f.has_device_child = true;
-				break;
-			}
-		}
-	}
-	l->kind = classify_decide(&f);
+	rules_gather(w->ctx, &d, &f);
+	l->kind = rules_decide(&f);
 	l->is_device = l->kind == SYSDEV_KIND_DEVICE;
 	l->below_device = f.below_device;
 }
@@ -258,7 +249,14 @@ static bool is_shown(const struct walker *w, enum sysdev_kind kind)
 /* Whether child @e of @l will be reported, without walking it. */
 static bool probe_shown(struct walker *w, struct sysdev_node *l, struct dir_entry *e)
 {
-	struct classify_facts f = {0};
+	struct dir_probe d = {
+		.name = e->name,
+		.place = place_below(w, l),
+		.parent_fd = l->fd,
+		.fd = -1,
+		.list_flags = w->ctx->sysfs ? DIR_LIST_KERNFS : 0,
+	};
+	struct dir_facts f;
 
 	if (e->mark >= 0)
 		return e->mark;
@@ -266,20 +264,9 @@ static bool probe_shown(struct walker *w, struct sysdev_node *l, struct dir_entr
 		e->mark = 0;
 		return false;
 	}
-	f.has_uevent = child_has_uevent(l->fd, e->name);
-	f.name_is_class = name_set_has(&w->ctx->classes, e->name);
-	f.parent_is_device = l->is_device;
-	f.parent_is_virtual = path_is_virtual_root(w, l->path_len);
-	f.below_device = l->is_device || l->below_device;
-	if (classify_is_class_candidate(&f)) {
-		int fd = openat(l->fd, e->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-
-		if (fd >= 0) {
-			classify_scan_children(fd, w->ctx->sysfs ? DIR_LIST_KERNFS : 0, &f);
-			close(fd);
-		}
-	}
-	e->mark = is_shown(w, classify_decide(&f));
+	/* a class-named child that cannot be listed is judged on its name and place */
+	rules_gather(w->ctx, &d, &f);
+	e->mark = is_shown(w, rules_decide(&f));
 	return e->mark;
 }
 
@@ -493,9 +480,7 @@ static int start_context(struct walker *w, const char *start, int *fd)
 	err = ancestry_get(w->ctx, start, &a);
 	if (err < 0)
 		return err;
-	w->start_parent_is_device = a.parent_is_device;
-	w->start_parent_is_virtual = a.parent_is_virtual;
-	w->start_below_device = a.below_device;
+	w->start_place = a.place;
 	w->start_parent = a.parent_devpath;
 	a.parent_devpath = NULL;
 	if (a.parent_is_class_dir) {
