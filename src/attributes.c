@@ -74,18 +74,32 @@ static int list(struct sysdev_device *dev)
 	return 0;
 }
 
-_public_ const char *sysdev_device_get_attribute_at(struct sysdev_device *dev, size_t i)
+/* Name @i of @set, listing the device first: 0, -ENOENT past the end, or why the listing failed. */
+static int name_at(struct sysdev_device *dev, const struct name_set *set, size_t i,
+		   const char **ret)
 {
-	if (!dev || list(dev) < 0 || i >= dev->attrs.n)
-		return NULL;
-	return dev->attrs.names[i];
+	int err;
+
+	if (!dev || !ret)
+		return -EINVAL;
+	*ret = NULL;
+	err = list(dev);
+	if (err < 0)
+		return err == -ENOENT ? -ENODEV : err; /* the directory is gone, not the end */
+	if (i >= set->n)
+		return -ENOENT;
+	*ret = set->names[i];
+	return 0;
 }
 
-_public_ const char *sysdev_device_get_group_at(struct sysdev_device *dev, size_t i)
+_public_ int sysdev_device_get_attribute_at(struct sysdev_device *dev, size_t i, const char **ret)
 {
-	if (!dev || list(dev) < 0 || i >= dev->groups.n)
-		return NULL;
-	return dev->groups.names[i];
+	return name_at(dev, dev ? &dev->attrs : NULL, i, ret);
+}
+
+_public_ int sysdev_device_get_group_at(struct sysdev_device *dev, size_t i, const char **ret)
+{
+	return name_at(dev, dev ? &dev->groups : NULL, i, ret);
 }
 
 /* An attribute name: relative, no empty, "." or ".." component. */

@@ -457,7 +457,6 @@ _public_ struct sysdev_device *sysdev_device_unref(struct sysdev_device *dev)
 	free(dev->driver);
 	uevent_free(&dev->uevent);
 	attributes_free(dev);
-	free(dev->link_value);
 	sysdev_unref(dev->ctx);
 	free(dev);
 	return NULL;
@@ -550,21 +549,36 @@ _public_ bool sysdev_device_get_property_at(const struct sysdev_device *dev, siz
 	return true;
 }
 
-_public_ const char *sysdev_device_get_link(const struct sysdev_device *dev, const char *name)
+_public_ int sysdev_device_get_link(struct sysdev_device *dev, const char *name, char **ret)
 {
-	struct sysdev_device *d = (struct sysdev_device *)dev;
 	char *target, *res;
+	int err;
 
-	if (!dev || !name || strchr(name, '/'))
-		return NULL;
-	if (device_fd(d) < 0 || readlink_alloc(dev->fd, name, &target) < 0)
-		return NULL;
+	if (!dev || !name || !ret || !name_is_single_component(name))
+		return -EINVAL;
+	*ret = NULL;
+	if (device_fd(dev) < 0)
+		return dev->fd;
+	err = readlink_alloc(dev->fd, name, &target);
+	if (err < 0)
+		return err == -EINVAL ? -ENOENT : err; /* not a link: no link of that name */
 	res = resolve_link_target(dev->ctx->root, dev->devpath, target);
-	free(d->link_value);
-	d->link_value = res ? res : target;
-	if (res)
+	if (res) {
 		free(target);
-	return d->link_value;
+		target = res;
+	}
+	*ret = target;
+	return 0;
+}
+
+_public_ int sysdev_node_get_device(const struct sysdev_node *node, struct sysdev_device **ret)
+{
+	if (!node || !ret)
+		return -EINVAL;
+	*ret = NULL;
+	if (sysdev_node_get_kind(node) != SYSDEV_KIND_DEVICE)
+		return -ENODEV;
+	return device_new_from_node(node, ret);
 }
 
 _public_ int sysdev_device_get_parent(struct sysdev_device *dev, struct sysdev_device **parent)

@@ -20,20 +20,44 @@ bool rules_class_candidate(const struct dir_facts *f)
 }
 
 /* The rules, in the order sysdev(7) gives. */
-enum sysdev_kind rules_decide(const struct dir_facts *f)
+enum sysdev_rule rules_rule(const struct dir_facts *f)
 {
 	if (f->is_root)
-		return SYSDEV_KIND_ROOT;
+		return SYSDEV_RULE_ROOT;
 	if (f->has_uevent)
-		return SYSDEV_KIND_DEVICE;
+		return SYSDEV_RULE_UEVENT;
 	/* every rule below looks at the directory's entries, or at what it is not */
 	if (f->unreadable)
-		return SYSDEV_KIND_UNKNOWN;
+		return SYSDEV_RULE_UNREADABLE;
 	if (rules_class_candidate(f) && (f->empty || f->has_device_child))
-		return SYSDEV_KIND_CLASS_DIR;
+		return SYSDEV_RULE_CLASS_DIR;
 	if (f->below_device)
-		return SYSDEV_KIND_ATTR_GROUP;
-	return SYSDEV_KIND_CONTAINER;
+		return SYSDEV_RULE_BELOW_DEVICE;
+	return SYSDEV_RULE_NO_DEVICE_ABOVE;
+}
+
+static const struct {
+	const char *name;
+	enum sysdev_kind kind;
+} rule_table[] = {
+    [SYSDEV_RULE_ROOT] = {"root", SYSDEV_KIND_ROOT},
+    [SYSDEV_RULE_UEVENT] = {"uevent", SYSDEV_KIND_DEVICE},
+    [SYSDEV_RULE_UNREADABLE] = {"unreadable", SYSDEV_KIND_UNKNOWN},
+    [SYSDEV_RULE_CLASS_DIR] = {"class-dir", SYSDEV_KIND_CLASS_DIR},
+    [SYSDEV_RULE_BELOW_DEVICE] = {"below-device", SYSDEV_KIND_ATTR_GROUP},
+    [SYSDEV_RULE_NO_DEVICE_ABOVE] = {"no-device-above", SYSDEV_KIND_CONTAINER},
+};
+
+enum sysdev_kind rules_decide(const struct dir_facts *f)
+{
+	return rule_table[rules_rule(f)].kind;
+}
+
+_public_ const char *sysdev_rule_to_string(enum sysdev_rule rule)
+{
+	if ((unsigned)rule >= ARRAY_SIZE(rule_table))
+		return NULL;
+	return rule_table[rule].name;
 }
 
 bool dir_has_uevent(int fd)

@@ -53,7 +53,9 @@ struct dir_probe {
  * the directory for that (then empty and has_device_child stay false).
  */
 int rules_gather(const struct sysdev *ctx, const struct dir_probe *d, struct dir_facts *f);
-/* The kind the facts make, in the order sysdev(7) gives the rules. */
+/* The rule that decides, trying them in the order sysdev(7) gives. */
+enum sysdev_rule rules_rule(const struct dir_facts *f);
+/* The kind the facts make: the kind of rules_rule(). */
 enum sysdev_kind rules_decide(const struct dir_facts *f);
 /* Not a device, named after a class, below a device or in S/devices/virtual. */
 bool rules_class_candidate(const struct dir_facts *f);
