@@ -116,20 +116,29 @@ static bool slim_wants(const struct capture *c, const char *name, bool in_power)
 	return in_power || strcmp(name, "uevent") == 0 || strcmp(name, "dev") == 0;
 }
 
+/* List @sfd into @l: 0, 1 when it could not be listed (counted as skipped), or -ENOMEM. */
+static int list_source(struct capture *c, int sfd, struct dir_list *l)
+{
+	int err = dir_list_read(l, sfd, DIR_LIST_REOPEN);
+
+	if (err == 0)
+		return 0;
+	dir_list_free(l);
+	if (err == -ENOMEM)
+		return err;
+	c->st->skipped++;
+	return 1;
+}
+
 /* Copy every non-directory entry of @sfd into @dfd. */
 static int copy_nondirs(struct capture *c, int sfd, int dfd, bool in_power)
 {
 	struct dir_list l = {0};
 	int err;
 
-	err = dir_list_read(&l, sfd, DIR_LIST_REOPEN);
-	if (err < 0) {
-		dir_list_free(&l);
-		if (err == -ENOMEM)
-			return err;
-		c->st->skipped++;
-		return 0;
-	}
+	err = list_source(c, sfd, &l);
+	if (err != 0)
+		return err < 0 ? err : 0;
 	for (size_t i = 0; i < l.n && err == 0; i++)
 		if (l.v[i].type != DT_DIR)
 			err = copy_nondir(c, sfd, dfd, l.v[i].name,
@@ -291,14 +300,9 @@ static int copy_links(struct capture *c, int sfd, int dfd, const char *devpath)
 	struct dir_list l = {0};
 	int err;
 
-	err = dir_list_read(&l, sfd, DIR_LIST_REOPEN);
-	if (err < 0) {
-		dir_list_free(&l);
-		if (err == -ENOMEM)
-			return err;
-		c->st->skipped++;
-		return 0;
-	}
+	err = list_source(c, sfd, &l);
+	if (err != 0)
+		return err < 0 ? err : 0;
 	for (size_t i = 0; i < l.n && err == 0; i++) {
 		char *target;
 

@@ -109,12 +109,7 @@ _public_ int sysdev_device_new_from_devpath(struct sysdev *ctx, const char *devp
 	}
 	dev->fd = a.fd;
 	a.fd = -1;
-	dev->parent_devpath = a.parent_devpath;
-	a.parent_devpath = NULL;
-	if (a.parent_is_class_dir) {
-		dev->class_dir = a.parent_dirname;
-		a.parent_dirname = NULL;
-	}
+	ancestry_take(&a, &dev->parent_devpath, &dev->class_dir);
 	ancestry_free(&a);
 	err = device_fill_at(dev, dev->fd);
 	if (err < 0) {
@@ -226,12 +221,7 @@ static void device_ancestry(const struct sysdev_device *cdev)
 	dev->ancestry_pending = false;
 	if (ancestry_get(dev->ctx, dev->devpath, &a) < 0)
 		return;
-	dev->parent_devpath = a.parent_devpath;
-	a.parent_devpath = NULL;
-	if (a.parent_is_class_dir) {
-		dev->class_dir = a.parent_dirname;
-		a.parent_dirname = NULL;
-	}
+	ancestry_take(&a, &dev->parent_devpath, &dev->class_dir);
 	ancestry_free(&a);
 }
 

@@ -143,6 +143,16 @@ void ancestry_free(struct ancestry *a)
 	a->parent_dirname = NULL;
 }
 
+void ancestry_take(struct ancestry *a, char **parent_devpath, char **class_dir)
+{
+	*parent_devpath = a->parent_devpath;
+	a->parent_devpath = NULL;
+	if (a->parent_is_class_dir) {
+		*class_dir = a->parent_dirname;
+		a->parent_dirname = NULL;
+	}
+}
+
 /*
  * Open @devpath component by component, noting which ancestors are devices.
  * Costs a fstatat per level; used for single lookups, not for the walk.

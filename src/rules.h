@@ -78,5 +78,8 @@ struct ancestry {
 };
 int ancestry_get(struct sysdev *ctx, const char *devpath, struct ancestry *a);
 void ancestry_free(struct ancestry *a);
+/* Move the nearest device above to *@parent_devpath and, when the parent is a class
+ * grouping directory, its name to *@class_dir (left alone otherwise). */
+void ancestry_take(struct ancestry *a, char **parent_devpath, char **class_dir);
 
 #endif

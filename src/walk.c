@@ -481,12 +481,7 @@ static int start_context(struct walker *w, const char *start, int *fd)
 	if (err < 0)
 		return err;
 	w->start_place = a.place;
-	w->start_parent = a.parent_devpath;
-	a.parent_devpath = NULL;
-	if (a.parent_is_class_dir) {
-		w->start_class_dir = a.parent_dirname;
-		a.parent_dirname = NULL;
-	}
+	ancestry_take(&a, &w->start_parent, &w->start_class_dir);
 	*fd = a.fd;
 	a.fd = -1;
 	ancestry_free(&a);

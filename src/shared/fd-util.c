@@ -53,6 +53,16 @@ int open_below(int dirfd, const char *path, const char **last)
 	return fd;
 }
 
+/* 0 when @fd is a regular file, -EINVAL when not, or the errno of fstat. */
+static int fd_is_regular(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	return S_ISREG(st.st_mode) ? 0 : -EINVAL;
+}
+
 ssize_t read_file_at(int dirfd, const char *name, char *buf, size_t size, bool check_regular)
 {
 	size_t len = 0;
@@ -72,19 +82,9 @@ ssize_t read_file_at(int dirfd, const char *name, char *buf, size_t size, bool c
 	fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
-	if (check_regular) {
-		struct stat st;
-
-		/* and after it: it may have been replaced in between */
-		if (fstat(fd, &st) < 0) {
-			err = -errno;
-			goto out;
-		}
-		if (!S_ISREG(st.st_mode)) {
-			err = -EINVAL;
-			goto out;
-		}
-	}
+	/* and after it: it may have been replaced in between */
+	if (check_regular && (err = fd_is_regular(fd)) < 0)
+		goto out;
 	/*
 	 * One read is the whole file on sysfs; a short read on a regular file
 	 * is its end, which saves the final zero-length read.
@@ -121,7 +121,6 @@ out:
 ssize_t copy_read_file(int dirfd, const char *name, const struct stat *st, char *buf, size_t bound,
 		       bool *truncated)
 {
-	struct stat fst;
 	size_t len = 0;
 	ssize_t ret;
 	int fd;
@@ -135,14 +134,8 @@ ssize_t copy_read_file(int dirfd, const char *name, const struct stat *st, char 
 	if (fd < 0)
 		return -errno;
 	/* it may have been replaced since the lstat: check again */
-	if (fstat(fd, &fst) < 0) {
-		ret = -errno;
+	if ((ret = fd_is_regular(fd)) < 0)
 		goto out;
-	}
-	if (!S_ISREG(fst.st_mode)) {
-		ret = -EINVAL;
-		goto out;
-	}
 	/* large reads only: sysfs refuses odd sizes on register windows */
 	while (len <= bound) {
 		ssize_t r = read(fd, buf + len, bound + 1 - len);
