@@ -41,9 +41,9 @@ struct sysdev *sysdev_ref(struct sysdev *ctx);
 struct sysdev *sysdev_unref(struct sysdev *ctx);
 
 /* The root as given to sysdev_new() (without trailing slashes; with "/sys"
- * appended for a system root). */
+ * appended for a system root).  Lives as long as the context. */
 const char *sysdev_get_root(const struct sysdev *ctx);
-/* A directory descriptor for the root, owned by the context. */
+/* A directory descriptor for the root, owned by the context: never close it. */
 int sysdev_get_root_fd(const struct sysdev *ctx);
 /*
  * Resolve a path that a person typed to a path inside the tree, relative to
@@ -78,7 +78,8 @@ enum sysdev_kind {
 	SYSDEV_KIND_UNKNOWN,     /* could not be read, and no uevent file seen: undecidable */
 	_SYSDEV_KIND_MAX,
 };
-/* "root", "container", "device", "class-dir", "attr-group", "unknown" */
+/* "root", "container", "device", "class-dir", "attr-group", "unknown" (static strings;
+ * NULL for a value out of range, as for every *_to_string() below) */
 const char *sysdev_kind_to_string(enum sysdev_kind kind);
 
 enum sysdev_subsystem_kind {
@@ -102,18 +103,22 @@ const char *sysdev_placement_to_string(enum sysdev_placement placement);
 /* ------------------------------------------------------------------ */
 
 /*
- * A node of the walk.  Valid only during the callback that receives it; all
- * strings it returns die with it.  Device fields are NULL (or NONE) on nodes
- * that are not devices.
+ * A node of the walk.  Valid only during the callback that receives it.
+ * Lifetime: every string a sysdev_node_get_*() call returns belongs to the
+ * node and dies when the callback returns (copy it, or take the node's device
+ * with sysdev_node_get_device(), to keep it).  Device fields are NULL (or
+ * NONE) on nodes that are not devices.
  */
 struct sysdev_node;
+struct sysdev_device;
 
 const char *sysdev_node_get_devpath(const struct sysdev_node *node);
 const char *sysdev_node_get_name(const struct sysdev_node *node);
 enum sysdev_kind sysdev_node_get_kind(const struct sysdev_node *node);
 /* Depth below the start of the walk (the start is 0). */
 unsigned sysdev_node_get_depth(const struct sysdev_node *node);
-/* An open descriptor of the directory (read-only, O_DIRECTORY), or -1. */
+/* An open descriptor of the directory (read-only, O_DIRECTORY), or -1.  The walk
+ * owns it and closes it after the node's leave callback: never close it. */
 int sysdev_node_get_dirfd(const struct sysdev_node *node);
 /*
  * 0, or the negative errno that kept the directory from being read.  Such a
@@ -159,10 +164,17 @@ bool sysdev_node_has_entry(const struct sysdev_node *node, const char *name);
 /*
  * The directory's entries, sorted bytewise, with their d_type (DT_REG,
  * DT_DIR, DT_LNK, ...; DT_UNKNOWN where the filesystem did not say).
- * NULL past the end.
+ * NULL past the end.  The name lives as long as the node.
  */
 const char *sysdev_node_get_entry_at(const struct sysdev_node *node, size_t i,
 				     unsigned char *d_type);
+/*
+ * The node's device, as a device object of its own: 0 and a new reference in
+ * *@ret (drop it with sysdev_device_unref(); it outlives the callback and
+ * the walk), -ENODEV when the node is no device, or -ENOMEM.  What the walk
+ * read is copied; no descriptor is held until one is needed.
+ */
+int sysdev_node_get_device(const struct sysdev_node *node, struct sysdev_device **ret);
 /* Bounded read of an attribute below the node, as sysdev_device_read_attribute(). */
 ssize_t sysdev_node_read_attribute(const struct sysdev_node *node, const char *name, char *buf,
 				   size_t size);
@@ -213,12 +225,46 @@ int sysdev_walk(struct sysdev *ctx, const char *start, unsigned flags, int max_d
  */
 int sysdev_classify(struct sysdev *ctx, const char *devpath);
 
+/* The rules of sysdev(7), in the order they are tried; the first that holds decides. */
+enum sysdev_rule {
+	SYSDEV_RULE_ROOT = 0,        /* S/devices itself: root */
+	SYSDEV_RULE_UEVENT,          /* holds a regular file named uevent: device */
+	SYSDEV_RULE_UNREADABLE,      /* could not be listed, no uevent seen: unknown */
+	SYSDEV_RULE_CLASS_DIR,       /* named after a class, its parent a device or
+				      * S/devices/virtual, empty or holding device
+				      * directories: class-dir */
+	SYSDEV_RULE_BELOW_DEVICE,    /* any other directory below a device: attr-group */
+	SYSDEV_RULE_NO_DEVICE_ABOVE, /* any other directory: container */
+	_SYSDEV_RULE_MAX,
+};
+/* "root", "uevent", "unreadable", "class-dir", "below-device", "no-device-above" */
+const char *sysdev_rule_to_string(enum sysdev_rule rule);
+
+/* Why a directory is of its kind: the rule that decided and the facts it looked at. */
+struct sysdev_reason {
+	enum sysdev_kind kind;
+	enum sysdev_rule rule;
+	bool has_uevent;        /* it holds a regular file named uevent */
+	bool name_is_class;     /* its name is an entry of S/class */
+	bool parent_is_device;  /* the directory above is a device */
+	bool parent_is_virtual; /* the directory above is S/devices/virtual */
+	bool below_device;      /* some directory above is a device */
+	bool empty;             /* it has no entries (looked at for class names only) */
+	bool has_device_child;  /* a subdirectory is a device (class names only) */
+	bool unreadable;        /* it could not be listed */
+	/* The nearest device above, or NULL.  Owned by the reason: freed by
+	 * sysdev_reason_clear(). */
+	char *parent_devpath;
+};
+
 /*
- * Explain the classification: writes into @buf (NUL-terminated, truncated to
- * @size) one sentence naming the rule that decided.  Returns the kind or a
- * negative errno.
+ * Explain the classification of @devpath: fills *@reason (clear it with
+ * sysdev_reason_clear() when done).  Returns the kind or a negative errno
+ * (then *@reason holds nothing to clear).
  */
-int sysdev_explain(struct sysdev *ctx, const char *devpath, char *buf, size_t size);
+int sysdev_explain(struct sysdev *ctx, const char *devpath, struct sysdev_reason *reason);
+/* Frees what *@reason owns and zeroes it. */
+void sysdev_reason_clear(struct sysdev_reason *reason);
 
 /* ------------------------------------------------------------------ */
 /* Devices                                                             */
@@ -246,6 +292,13 @@ int sysdev_device_new_from_subsystem_sysname(struct sysdev *ctx, const char *sub
 struct sysdev_device *sysdev_device_ref(struct sysdev_device *dev);
 struct sysdev_device *sysdev_device_unref(struct sysdev_device *dev);
 
+/*
+ * Lifetime: every string a sysdev_device_get_*() call returns (names,
+ * properties, attribute and group names) belongs to the device and lives
+ * until its last reference is dropped; no later call changes it.  The one
+ * exception is sysdev_device_get_link(), whose string is the caller's.
+ * NULL means absent: the device has no such link, property or field.
+ */
 const char *sysdev_device_get_devpath(const struct sysdev_device *dev);
 const char *sysdev_device_get_name(const struct sysdev_device *dev);
 const char *sysdev_device_get_subsystem(const struct sysdev_device *dev);
@@ -257,29 +310,35 @@ enum sysdev_placement sysdev_device_get_placement(const struct sysdev_device *de
 const char *sysdev_device_get_devnum(const struct sysdev_device *dev);
 const char *sysdev_device_get_devtype(const struct sysdev_device *dev);
 const char *sysdev_device_get_devname(const struct sysdev_device *dev);
-/* Any key of the uevent file, or NULL. */
+/* Any key of the uevent file, or NULL (lives as long as the device). */
 const char *sysdev_device_get_property(const struct sysdev_device *dev, const char *key);
-/* Iterate uevent properties: returns false past the end. */
+/* Iterate uevent properties: returns false past the end.  *@key and *@value
+ * live as long as the device. */
 bool sysdev_device_get_property_at(const struct sysdev_device *dev, size_t i, const char **key,
 				   const char **value);
 /*
- * Target of a link of the device ("of_node", "firmware_node", "device",
+ * Target of link @name of the device ("of_node", "firmware_node", "device",
  * "subsystem", "driver"), as a devpath-like path relative to the root when it
- * lies inside the tree, or the raw link text otherwise.  NULL if absent.
+ * lies inside the tree, or the raw link text otherwise.  Returns 0 and a
+ * malloc'd string in *@ret that the caller frees, -ENOENT (no link of that
+ * name), -EINVAL (@name is not one component), or another negative errno.
  */
-const char *sysdev_device_get_link(const struct sysdev_device *dev, const char *name);
+int sysdev_device_get_link(struct sysdev_device *dev, const char *name, char **ret);
 
-/* The parent device: 0, or -ENOENT when the device has no parent. */
+/* The parent device: 0 and a new reference in *@parent (the caller drops it),
+ * or -ENOENT when the device has no parent, or another negative errno. */
 int sysdev_device_get_parent(struct sysdev_device *dev, struct sysdev_device **parent);
 
 /*
  * Attribute names (the regular files of the device directory, "uevent"
  * excepted) and attribute-group names (subdirectories that are neither
- * devices nor class grouping directories), sorted bytewise.  NULL past the
- * end.
+ * devices nor class grouping directories), sorted bytewise.  The directory
+ * is listed on the first call.  Returns 0 and name @i in *@ret, -ENOENT past
+ * the end, -ENODEV when the device's directory is gone, or the negative errno
+ * that kept the directory from being listed (-EACCES, -ENOMEM, ...).  The names live as long as the device.
  */
-const char *sysdev_device_get_attribute_at(struct sysdev_device *dev, size_t i);
-const char *sysdev_device_get_group_at(struct sysdev_device *dev, size_t i);
+int sysdev_device_get_attribute_at(struct sysdev_device *dev, size_t i, const char **ret);
+int sysdev_device_get_group_at(struct sysdev_device *dev, size_t i, const char **ret);
 
 /*
  * Read attribute @name (may name a file in a group: "power/control") into
@@ -354,7 +413,7 @@ typedef int (*sysdev_enumerator_fn)(struct sysdev_device *device, void *userdata
 int sysdev_enumerator_foreach(struct sysdev_enumerator *enumerator, sysdev_enumerator_fn fn,
 			      void *userdata);
 /*
- * The @i-th device found, or NULL past the end.  The enumerator keeps the
+ * The @i-th device found, or NULL past the end (no scan yet, or fewer found).  The enumerator keeps the
  * reference: take one with sysdev_device_ref() to keep the device after the
  * next scan or the enumerator's end.
  */
@@ -394,7 +453,8 @@ int sysdev_monitor_receive(struct sysdev_monitor *monitor, struct sysdev_event *
 unsigned long sysdev_monitor_get_dropped(const struct sysdev_monitor *monitor);
 
 struct sysdev_event *sysdev_event_unref(struct sysdev_event *event);
-/* The strings live as long as the event. */
+/* Lifetime: every string a sysdev_event_get_*() call returns (action, devpath,
+ * subsystem, properties, parent, class directory) lives as long as the event. */
 const char *sysdev_event_get_action(const struct sysdev_event *event);
 const char *sysdev_event_get_devpath(const struct sysdev_event *event);
 const char *sysdev_event_get_subsystem(const struct sysdev_event *event);
@@ -481,6 +541,10 @@ struct sysdev_stats;
 int sysdev_stats_new(struct sysdev *ctx, struct sysdev_stats **stats);
 struct sysdev_stats *sysdev_stats_free(struct sysdev_stats *stats);
 
+/*
+ * Lifetime: the strings the sysdev_stats_get_*() calls return, and the walk
+ * counters, belong to the statistics and live until sysdev_stats_free().
+ */
 /* Names both in S/bus and S/class, sorted; NULL past the end. */
 const char *sysdev_stats_get_bus_class_name(const struct sysdev_stats *stats, size_t i);
 /*

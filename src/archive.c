@@ -16,7 +16,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "capture-private.h"
 #include "libsysdev-private.h"
 
 #define ARCHIVE_HEADER "sysdev-archive 1"
@@ -148,14 +147,8 @@ static int path_set(struct packer *p, size_t plen, const char *name)
 {
 	size_t nlen = strlen(name), need = plen + nlen + 2;
 
-	if (need > p->path_cap) {
-		char *np = realloc(p->path, need * 2);
-
-		if (!np)
-			return -ENOMEM;
-		p->path = np;
-		p->path_cap = need * 2;
-	}
+	if (GROW_MIN(p->path, p->path_cap, need, 256) < 0)
+		return -ENOMEM;
 	if (plen)
 		p->path[plen++] = '/';
 	memcpy(p->path + plen, name, nlen + 1);
@@ -164,15 +157,16 @@ static int path_set(struct packer *p, size_t plen, const char *name)
 
 static int pack_dir(struct packer *p, int fd, size_t plen, unsigned depth)
 {
-	struct dlist l;
+	struct dir_list l = {0};
 	int err;
 
 	if (depth >= ARCHIVE_DEPTH_MAX) {
 		p->st->skipped++;
 		return 0;
 	}
-	err = dlist_read(fd, &l);
+	err = dir_list_read(&l, fd, DIR_LIST_REOPEN);
 	if (err < 0) {
+		dir_list_free(&l);
 		if (err == -ENOMEM)
 			return err;
 		p->st->skipped++;
@@ -242,7 +236,7 @@ static int pack_dir(struct packer *p, int fd, size_t plen, unsigned depth)
 			p->st->skipped++; /* FIFO, socket, device node */
 		}
 	}
-	dlist_free(&l);
+	dir_list_free(&l);
 	return err;
 }
 
@@ -496,15 +490,8 @@ static int index_add(struct path_index *x, const char *s, size_t len)
 		x->slots = ns;
 		x->nslots = nn;
 	}
-	if (x->len + len + 1 > x->cap) {
-		size_t ncap = (x->cap + len + 1) * 2;
-		char *a = realloc(x->arena, ncap);
-
-		if (!a)
-			return -ENOMEM;
-		x->arena = a;
-		x->cap = ncap;
-	}
+	if (GROW_MIN(x->arena, x->cap, x->len + len + 1, 4096) < 0)
+		return -ENOMEM;
 	memcpy(x->arena + x->len, s, len);
 	x->arena[x->len + len] = '\0';
 	size_t i = path_hash(s, len) & (x->nslots - 1);
@@ -542,33 +529,15 @@ static int declare(struct decl_index *d, char type, const char *path, size_t len
 /* Open directory @path[0..len) below the top, one component at a time. */
 static int open_dir_path(struct unpacker *u, const char *path, size_t len, int *out)
 {
-	int fd, nfd;
-	size_t start = 0;
+	int fd;
 
-	if (len + 1 > u->tmp_cap) {
-		char *t = realloc(u->tmp, len + 1);
-
-		if (!t)
-			return -ENOMEM;
-		u->tmp = t;
-		u->tmp_cap = len + 1;
-	}
+	if (GROW_MIN(u->tmp, u->tmp_cap, len + 1, 256) < 0)
+		return -ENOMEM;
 	memcpy(u->tmp, path, len);
 	u->tmp[len] = '\0';
-	fd = openat(u->top, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = open_below(u->top, u->tmp, NULL);
 	if (fd < 0)
-		return -errno;
-	for (size_t i = 0; i <= len && len > 0; i++) {
-		if (i < len && u->tmp[i] != '/')
-			continue;
-		u->tmp[i] = '\0';
-		nfd = openat(fd, u->tmp + start, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		close(fd);
-		if (nfd < 0)
-			return errno == ELOOP || errno == ENOTDIR ? -ENOENT : -errno;
-		fd = nfd;
-		start = i + 1;
-	}
+		return fd == -ENOTDIR ? -ENOENT : fd;
 	*out = fd;
 	return 0;
 }
@@ -593,15 +562,9 @@ static int get_parent(struct unpacker *u, const char *path, size_t dirlen, int *
 	err = open_dir_path(u, path, dirlen, &u->cfd);
 	if (err < 0)
 		return err;
-	if (dirlen > u->ccap) {
-		char *c = realloc(u->cpath, dirlen);
-
-		if (!c) {
-			close(u->cfd);
-			return -ENOMEM;
-		}
-		u->cpath = c;
-		u->ccap = dirlen;
+	if (GROW_MIN(u->cpath, u->ccap, dirlen, 256) < 0) {
+		close(u->cfd);
+		return -ENOMEM;
 	}
 	memcpy(u->cpath, path, dirlen);
 	u->clen = dirlen;
@@ -612,24 +575,9 @@ static int get_parent(struct unpacker *u, const char *path, size_t dirlen, int *
 
 static int record_dir(struct unpacker *u, const char *path, size_t len, mode_t mode, size_t line)
 {
-	if (u->arena_len + len + 1 > u->arena_cap) {
-		size_t ncap = (u->arena_cap + len + 1) * 2;
-		char *a = realloc(u->arena, ncap);
-
-		if (!a)
-			return -ENOMEM;
-		u->arena = a;
-		u->arena_cap = ncap;
-	}
-	if (u->ndirs == u->dirs_cap) {
-		size_t ncap = u->dirs_cap ? u->dirs_cap * 2 : 256;
-		struct dirrec *d = realloc(u->dirs, ncap * sizeof(*d));
-
-		if (!d)
-			return -ENOMEM;
-		u->dirs = d;
-		u->dirs_cap = ncap;
-	}
+	if (GROW_MIN(u->arena, u->arena_cap, u->arena_len + len + 1, 4096) < 0 ||
+	    GROW_MIN(u->dirs, u->dirs_cap, u->ndirs + 1, 256) < 0)
+		return -ENOMEM;
 	memcpy(u->arena + u->arena_len, path, len);
 	u->arena[u->arena_len + len] = '\0';
 	u->dirs[u->ndirs].off = u->arena_len;
@@ -649,7 +597,7 @@ static int create_entry(struct unpacker *u, char type, mode_t mode, const char *
 	const char *name = slash ? slash + 1 : path;
 	size_t nlen = plen - (size_t)(name - path);
 	char cname[NAME_MAX + 1];
-	int pfd, fd, err;
+	int pfd, err;
 
 	memcpy(cname, name, nlen);
 	cname[nlen] = '\0';
@@ -671,16 +619,7 @@ static int create_entry(struct unpacker *u, char type, mode_t mode, const char *
 		return err;
 	}
 	default:
-		fd = openat(pfd, cname, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY,
-			    0600);
-		if (fd < 0)
-			return -errno;
-		err = write_all(fd, data, dlen);
-		if (err == 0 && fchmod(fd, mode) < 0)
-			err = -errno;
-		if (close(fd) < 0 && err == 0)
-			err = -errno;
-		return err;
+		return create_file_excl(pfd, cname, data, dlen, mode);
 	}
 }
 
@@ -773,15 +712,9 @@ _public_ int sysdev_archive_unpack_buffer(const char *buf, size_t len, int dest_
 		if (llen == 0 || p[0] == '#')
 			goto next;
 		/* two decoded strings fit in twice the line */
-		if (llen * 2 + 2 > scratch_cap) {
-			char *s = realloc(scratch, llen * 2 + 2);
-
-			if (!s) {
-				err = -ENOMEM;
-				break;
-			}
-			scratch = s;
-			scratch_cap = llen * 2 + 2;
+		if (GROW_MIN(scratch, scratch_cap, llen * 2 + 2, 256) < 0) {
+			err = -ENOMEM;
+			break;
 		}
 		type = p[0];
 		if ((type != 'd' && type != 'f' && type != 'l') || llen < 2 || p[1] != ' ') {
@@ -881,19 +814,14 @@ _public_ int sysdev_archive_unpack(int in_fd, int dest_dirfd, size_t *bad_line)
 		ssize_t r;
 
 		if (len == cap) {
-			char *nb;
-
 			if (cap >= ARCHIVE_INPUT_MAX) {
 				free(buf);
 				return -EFBIG;
 			}
-			nb = realloc(buf, cap * 2);
-			if (!nb) {
+			if (GROW(buf, cap, cap + 1) < 0) {
 				free(buf);
 				return -ENOMEM;
 			}
-			buf = nb;
-			cap *= 2;
 		}
 		r = read(in_fd, buf + len, cap - len);
 		if (r < 0) {

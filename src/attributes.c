@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "device-private.h"
+#include "rules.h"
 
 void attributes_free(struct sysdev_device *dev)
 {
@@ -20,15 +21,8 @@ void attributes_free(struct sysdev_device *dev)
 
 static int set_add(struct name_set *set, size_t *cap, const char *name)
 {
-	if (set->n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 32;
-		char **n = realloc(set->names, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		set->names = n;
-		*cap = ncap;
-	}
+	if (GROW_MIN(set->names, *cap, set->n + 1, 32) < 0)
+		return -ENOMEM;
 	set->names[set->n] = strdup(name);
 	if (!set->names[set->n])
 		return -ENOMEM;
@@ -39,101 +33,73 @@ static int set_add(struct name_set *set, size_t *cap, const char *name)
 /* A subdirectory is a group unless it is a device or a class grouping dir. */
 static bool is_group(struct sysdev_device *dev, int fd, const char *name)
 {
-	struct classify_facts f = {0};
-	int cfd;
+	struct dir_probe d = {
+		.name = name,
+		.place = {.parent_is_device = true, .below_device = true},
+		.parent_fd = fd,
+		.fd = -1,
+	};
+	struct dir_facts f;
 
-	if (dir_child_is_device(fd, name))
-		return false;
-	f.name_is_class = name_set_has(&dev->ctx->classes, name);
-	f.parent_is_device = true;
-	f.below_device = true;
-	if (!classify_is_class_candidate(&f))
-		return true;
-	cfd = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (cfd < 0)
-		return true;
-	DIR *d = fdopendir(cfd);
-
-	if (!d) {
-		close(cfd);
-		return true;
-	}
-	f.empty = true;
-	for (struct dirent *de; (de = readdir(d));) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		f.empty = false;
-		if (dir_child_is_device(cfd, de->d_name)) {
-			f.has_device_child = true;
-			break;
-		}
-	}
-	closedir(d);
-	return classify_decide(&f) == SYSDEV_KIND_ATTR_GROUP;
+	/* one that cannot be listed stays a group, as it was before it became unreadable */
+	return rules_gather(dev->ctx, &d, &f) < 0 || rules_decide(&f) == SYSDEV_KIND_ATTR_GROUP;
 }
 
 static int list(struct sysdev_device *dev)
 {
+	struct dir_list l = {0};
 	size_t acap = 0, gcap = 0;
-	int fd, err = 0;
-	DIR *d;
+	int err;
 
 	if (dev->listed)
 		return 0;
 	if (device_fd(dev) < 0)
 		return dev->fd;
-	fd = openat(dev->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -ENOMEM;
-	}
-	for (struct dirent *de; (de = readdir(d));) {
-		unsigned char type = de->d_type;
+	err = dir_list_read(&l, dev->fd, DIR_LIST_REOPEN);
+	for (size_t i = 0; i < l.n && err == 0; i++) {
+		const char *name = l.v[i].name;
+		unsigned char type = dir_entry_type(dev->fd, &l.v[i]);
 
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		if (type == DT_UNKNOWN) {
-			struct stat st;
-
-			if (fstatat(dev->fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-				continue;
-			type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
-		}
-		if (type == DT_REG && strcmp(de->d_name, "uevent") != 0)
-			err = set_add(&dev->attrs, &acap, de->d_name);
-		else if (type == DT_DIR && is_group(dev, dev->fd, de->d_name))
-			err = set_add(&dev->groups, &gcap, de->d_name);
-		if (err < 0)
-			break;
+		if (type == DT_REG && strcmp(name, "uevent") != 0)
+			err = set_add(&dev->attrs, &acap, name);
+		else if (type == DT_DIR && is_group(dev, dev->fd, name))
+			err = set_add(&dev->groups, &gcap, name);
 	}
-	closedir(d);
+	dir_list_free(&l);
 	if (err < 0) {
 		attributes_free(dev);
 		return err;
 	}
-	if (dev->attrs.n)
-		qsort(dev->attrs.names, dev->attrs.n, sizeof(char *), cmp_strp);
-	if (dev->groups.n)
-		qsort(dev->groups.names, dev->groups.n, sizeof(char *), cmp_strp);
 	dev->listed = true;
 	return 0;
 }
 
-_public_ const char *sysdev_device_get_attribute_at(struct sysdev_device *dev, size_t i)
+/* Name @i of @set, listing the device first: 0, -ENOENT past the end, or why the listing failed. */
+static int name_at(struct sysdev_device *dev, const struct name_set *set, size_t i,
+		   const char **ret)
 {
-	if (!dev || list(dev) < 0 || i >= dev->attrs.n)
-		return NULL;
-	return dev->attrs.names[i];
+	int err;
+
+	if (!dev || !ret)
+		return -EINVAL;
+	*ret = NULL;
+	err = list(dev);
+	if (err < 0)
+		return err == -ENOENT ? -ENODEV : err; /* the directory is gone, not the end */
+	if (i >= set->n)
+		return -ENOENT;
+	*ret = set->names[i];
+	return 0;
 }
 
-_public_ const char *sysdev_device_get_group_at(struct sysdev_device *dev, size_t i)
+_public_ int sysdev_device_get_attribute_at(struct sysdev_device *dev, size_t i, const char **ret)
 {
-	if (!dev || list(dev) < 0 || i >= dev->groups.n)
-		return NULL;
-	return dev->groups.names[i];
+	return name_at(dev, dev ? &dev->attrs : NULL, i, ret);
+}
+
+_public_ int sysdev_device_get_group_at(struct sysdev_device *dev, size_t i, const char **ret)
+{
+	return name_at(dev, dev ? &dev->groups : NULL, i, ret);
 }
 
 /* An attribute name: relative, no empty, "." or ".." component. */
@@ -163,33 +129,7 @@ static bool attr_name_ok(const char *name)
  */
 int attribute_dir_at(int dirfd, const char *name, const char **base)
 {
-	int fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 3);
-	const char *p = name;
-
-	if (fd < 0)
-		return -errno;
-	for (;;) {
-		size_t len = strcspn(p, "/");
-		char comp[NAME_MAX + 1];
-		int nfd;
-
-		if (p[len] == '\0') {
-			*base = p;
-			return fd;
-		}
-		if (len > NAME_MAX) {
-			close(fd);
-			return -ENAMETOOLONG;
-		}
-		memcpy(comp, p, len);
-		comp[len] = '\0';
-		nfd = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		close(fd);
-		if (nfd < 0)
-			return errno == ELOOP ? -ENOTDIR : -errno;
-		fd = nfd;
-		p += len + 1;
-	}
+	return open_below(dirfd, name, base);
 }
 
 ssize_t attribute_read_at(int dirfd, const char *name, char *buf, size_t size)

@@ -22,157 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "capture-private.h"
 #include "libsysdev-private.h"
-
-/* ---- helpers shared with archive.c ---- */
-
-static int cmp_dlist_entry(const void *a, const void *b)
-{
-	return strcmp(((const struct dlist_entry *)a)->name, ((const struct dlist_entry *)b)->name);
-}
-
-int dlist_read(int fd, struct dlist *l)
-{
-	size_t cap = 16384, used = 0;
-	int dfd, err = 0;
-
-	memset(l, 0, sizeof(*l));
-	dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
-		return -errno;
-	l->buf = malloc(cap);
-	if (!l->buf) {
-		close(dfd);
-		return -ENOMEM;
-	}
-	for (;;) {
-		ssize_t n;
-
-		if (cap - used < 4096) {
-			char *nb = realloc(l->buf, cap * 2);
-
-			if (!nb) {
-				err = -ENOMEM;
-				goto out;
-			}
-			l->buf = nb;
-			cap *= 2;
-		}
-		n = getdents64(dfd, l->buf + used, cap - used);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
-			goto out;
-		}
-		if (n == 0)
-			break;
-		used += (size_t)n;
-	}
-	for (size_t off = 0; off < used;) {
-		struct dirent64 *de = (struct dirent64 *)(l->buf + off);
-
-		off += de->d_reclen;
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		if (l->n == l->cap) {
-			size_t ncap = l->cap ? l->cap * 2 : 64;
-			struct dlist_entry *v = realloc(l->v, ncap * sizeof(*v));
-
-			if (!v) {
-				err = -ENOMEM;
-				goto out;
-			}
-			l->v = v;
-			l->cap = ncap;
-		}
-		l->v[l->n].name = de->d_name;
-		l->v[l->n].type = de->d_type;
-		l->n++;
-	}
-	if (l->n > 1)
-		qsort(l->v, l->n, sizeof(*l->v), cmp_dlist_entry);
-out:
-	close(dfd);
-	if (err < 0)
-		dlist_free(l);
-	return err;
-}
-
-void dlist_free(struct dlist *l)
-{
-	free(l->v);
-	free(l->buf);
-	memset(l, 0, sizeof(*l));
-}
-
-bool name_is_single_component(const char *name)
-{
-	return name && name[0] && strchr(name, '/') == NULL && strcmp(name, ".") != 0 &&
-	       strcmp(name, "..") != 0;
-}
-
-ssize_t copy_read_file(int dirfd, const char *name, const struct stat *st, char *buf,
-		       size_t bound, bool *truncated)
-{
-	struct stat fst;
-	size_t len = 0;
-	ssize_t ret;
-	int fd;
-
-	*truncated = false;
-	if (!S_ISREG(st->st_mode))
-		return -EINVAL;
-	if (!(st->st_mode & (S_IRUSR | S_IRGRP | S_IROTH)))
-		return -EACCES; /* write-only: never opened for reading */
-	fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	/* it may have been replaced since the lstat: check again */
-	if (fstat(fd, &fst) < 0) {
-		ret = -errno;
-		goto out;
-	}
-	if (!S_ISREG(fst.st_mode)) {
-		ret = -EINVAL;
-		goto out;
-	}
-	/* large reads only: sysfs refuses odd sizes on register windows */
-	while (len <= bound) {
-		ssize_t r = read(fd, buf + len, bound + 1 - len);
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			ret = -errno;
-			goto out;
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-	}
-	if (len > bound) {
-		*truncated = true;
-		len = bound;
-	}
-	ret = (ssize_t)len;
-out:
-	close(fd);
-	return ret;
-}
-
-int dir_is_empty(int dirfd)
-{
-	struct dlist l;
-	int err = dlist_read(dirfd, &l);
-
-	if (err < 0)
-		return err;
-	err = l.n == 0;
-	dlist_free(&l);
-	return err;
-}
 
 /* ---- the capture ---- */
 
@@ -190,41 +40,6 @@ struct capture {
 	size_t cap;
 	char *buf;          /* SYSDEV_CAPTURE_BIN_MAX + 1 bytes */
 };
-
-int write_all(int fd, const char *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t w = write(fd, buf, len);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		buf += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
-/* Create regular file @name in @dfd with @len bytes of @buf and @mode. */
-static int create_file(int dfd, const char *name, const char *buf, size_t len, mode_t mode)
-{
-	int fd, err;
-
-	if (!name_is_single_component(name))
-		return -EINVAL;
-	fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY,
-		    0600);
-	if (fd < 0)
-		return -errno;
-	err = write_all(fd, buf, len);
-	if (err == 0 && fchmod(fd, mode & 07777) < 0)
-		err = -errno;
-	if (close(fd) < 0 && err == 0)
-		err = -errno;
-	return err;
-}
 
 /*
  * Copy the non-directory entry @name of @sfd into @dfd.  Source trouble is
@@ -285,7 +100,7 @@ static int copy_nondir(struct capture *c, int sfd, int dfd, const char *name, bo
 			c->st->truncated++;
 		}
 	}
-	err = create_file(dfd, name, c->buf, (size_t)len, st.st_mode);
+	err = create_file_excl(dfd, name, c->buf, (size_t)len, st.st_mode);
 	if (err < 0)
 		return err;
 	c->st->files++;
@@ -301,45 +116,45 @@ static bool slim_wants(const struct capture *c, const char *name, bool in_power)
 	return in_power || strcmp(name, "uevent") == 0 || strcmp(name, "dev") == 0;
 }
 
+/* List @sfd into @l: 0, 1 when it could not be listed (counted as skipped), or -ENOMEM. */
+static int list_source(struct capture *c, int sfd, struct dir_list *l)
+{
+	int err = dir_list_read(l, sfd, DIR_LIST_REOPEN);
+
+	if (err == 0)
+		return 0;
+	dir_list_free(l);
+	if (err == -ENOMEM)
+		return err;
+	c->st->skipped++;
+	return 1;
+}
+
 /* Copy every non-directory entry of @sfd into @dfd. */
 static int copy_nondirs(struct capture *c, int sfd, int dfd, bool in_power)
 {
-	struct dlist l;
+	struct dir_list l = {0};
 	int err;
 
-	err = dlist_read(sfd, &l);
-	if (err < 0) {
-		if (err == -ENOMEM)
-			return err;
-		c->st->skipped++;
-		return 0;
-	}
+	err = list_source(c, sfd, &l);
+	if (err != 0)
+		return err < 0 ? err : 0;
 	for (size_t i = 0; i < l.n && err == 0; i++)
 		if (l.v[i].type != DT_DIR)
 			err = copy_nondir(c, sfd, dfd, l.v[i].name,
 					  slim_wants(c, l.v[i].name, in_power));
-	dlist_free(&l);
+	dir_list_free(&l);
 	return err;
 }
 
 static int grow(struct capture *c, size_t depth)
 {
+	size_t ncap = c->cap, mcap = c->cap;
+
 	if (depth < c->cap)
 		return 0;
-	size_t ncap = c->cap ? c->cap * 2 : 64;
-
-	while (ncap <= depth)
-		ncap *= 2;
-	int *d = realloc(c->dfd, ncap * sizeof(*d));
-
-	if (!d)
+	if (GROW(c->dfd, ncap, depth + 1) < 0 || GROW(c->dmode, mcap, depth + 1) < 0)
 		return -ENOMEM;
-	c->dfd = d;
-	mode_t *m = realloc(c->dmode, ncap * sizeof(*m));
-
-	if (!m)
-		return -ENOMEM;
-	c->dmode = m;
 	for (size_t i = c->cap; i < ncap; i++)
 		c->dfd[i] = -1;
 	c->cap = ncap;
@@ -482,16 +297,12 @@ static bool link_wanted(const struct capture *c, const char *dir_devpath, const 
 /* Copy the symlinks of @sfd (the directory at @devpath) that point where wanted. */
 static int copy_links(struct capture *c, int sfd, int dfd, const char *devpath)
 {
-	struct dlist l;
+	struct dir_list l = {0};
 	int err;
 
-	err = dlist_read(sfd, &l);
-	if (err < 0) {
-		if (err == -ENOMEM)
-			return err;
-		c->st->skipped++;
-		return 0;
-	}
+	err = list_source(c, sfd, &l);
+	if (err != 0)
+		return err < 0 ? err : 0;
 	for (size_t i = 0; i < l.n && err == 0; i++) {
 		char *target;
 
@@ -503,19 +314,21 @@ static int copy_links(struct capture *c, int sfd, int dfd, const char *devpath)
 			err = copy_nondir(c, sfd, dfd, l.v[i].name, false);
 		free(target);
 	}
-	dlist_free(&l);
+	dir_list_free(&l);
 	return err;
 }
 
 /* Directory names only (bus/NAME/drivers/DRIVER), each created empty. */
 static int copy_dir_names(struct capture *c, int sfd, int dfd)
 {
-	struct dlist l;
+	struct dir_list l = {0};
 	int err;
 
-	err = dlist_read(sfd, &l);
-	if (err < 0)
+	err = dir_list_read(&l, sfd, DIR_LIST_REOPEN);
+	if (err < 0) {
+		dir_list_free(&l);
 		return err == -ENOMEM ? err : 0;
+	}
 	for (size_t i = 0; i < l.n && err == 0; i++) {
 		int s2, d2;
 		mode_t mode;
@@ -526,7 +339,7 @@ static int copy_dir_names(struct capture *c, int sfd, int dfd)
 		if (err > 0)
 			err = mirror_done(s2, d2, mode, 0);
 	}
-	dlist_free(&l);
+	dir_list_free(&l);
 	return err;
 }
 
@@ -573,13 +386,13 @@ static int copy_subsystem_dirs(struct capture *c, int dest, const char *top,
 			       int (*copy_one)(struct capture *c, int sfd, int dfd, const char *name))
 {
 	int err, sfd, dfd;
-	struct dlist l;
+	struct dir_list l = {0};
 	mode_t mode;
 
 	err = mirror_dir(c, c->ctx->root_fd, dest, top, &sfd, &dfd, &mode);
 	if (err <= 0)
 		return err;
-	err = dlist_read(sfd, &l);
+	err = dir_list_read(&l, sfd, DIR_LIST_REOPEN);
 	if (err == 0) {
 		for (size_t i = 0; i < l.n && err == 0; i++) {
 			int s2, d2;
@@ -590,11 +403,11 @@ static int copy_subsystem_dirs(struct capture *c, int dest, const char *top,
 				continue;
 			err = mirror_done(s2, d2, m2, copy_one(c, s2, d2, l.v[i].name));
 		}
-		dlist_free(&l);
 	} else if (err != -ENOMEM) {
 		c->st->skipped++;
 		err = 0;
 	}
+	dir_list_free(&l);
 	return mirror_done(sfd, dfd, mode, err);
 }
 
@@ -644,7 +457,7 @@ _public_ int sysdev_capture(struct sysdev *ctx, const char *start, int dest_dirf
 	struct capture c = {0};
 	struct sysdev_walk_stats ws;
 	struct ancestor *anc = NULL;
-	size_t nanc = 0;
+	size_t nanc = 0, anc_cap = 0;
 	struct stat st;
 	char *path = NULL;
 	int err, sfd = -1;
@@ -693,17 +506,14 @@ _public_ int sysdev_capture(struct sysdev *ctx, const char *start, int dest_dirf
 		goto out;
 	}
 	for (char *comp = path + 1, *slash; (slash = strchr(comp, '/')); comp = slash + 1) {
-		struct ancestor *na;
 		int s2, d2;
 		mode_t mode = 0755;
 
 		*slash = '\0';
-		na = realloc(anc, (nanc + 1) * sizeof(*anc));
-		if (!na) {
+		if (GROW(anc, anc_cap, nanc + 1) < 0) {
 			err = -ENOMEM;
 			goto out;
 		}
-		anc = na;
 		err = mirror_dir(&c, sfd, c.base_fd, comp, &s2, &d2, &mode);
 		if (err <= 0) {
 			err = err < 0 ? err : -ENOENT;

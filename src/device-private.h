@@ -20,7 +20,6 @@ struct sysdev_device {
 	/* filled on first use by objects the enumerator makes (fd < 0 until then) */
 	bool ancestry_pending;   /* parent_devpath and class_dir not yet looked up */
 	bool uevent_pending;     /* the uevent file not yet read */
-	char *link_value;        /* last answer of sysdev_device_get_link() */
 	/* attributes.c, filled on first use */
 	bool listed;
 	struct name_set attrs;

@@ -15,6 +15,7 @@
 
 #include "libsysdev-private.h"
 #include "device-private.h"
+#include "rules.h"
 
 static char *link_name_at(int fd, const char *name)
 {
@@ -97,8 +98,7 @@ _public_ int sysdev_device_new_from_devpath(struct sysdev *ctx, const char *devp
 	}
 	if (err < 0)
 		return err;
-	if (fstatat(a.fd, "uevent", &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode) ||
-	    strcmp(devpath, "/devices") == 0) {
+	if (!dir_has_uevent(a.fd) || a.place.is_root) {
 		ancestry_free(&a);
 		return -ENODEV;
 	}
@@ -109,12 +109,7 @@ _public_ int sysdev_device_new_from_devpath(struct sysdev *ctx, const char *devp
 	}
 	dev->fd = a.fd;
 	a.fd = -1;
-	dev->parent_devpath = a.parent_devpath;
-	a.parent_devpath = NULL;
-	if (a.parent_is_class_dir) {
-		dev->class_dir = a.parent_dirname;
-		a.parent_dirname = NULL;
-	}
+	ancestry_take(&a, &dev->parent_devpath, &dev->class_dir);
 	ancestry_free(&a);
 	err = device_fill_at(dev, dev->fd);
 	if (err < 0) {
@@ -146,7 +141,6 @@ static int open_devpath_fast(struct sysdev *ctx, const char *devpath)
 int device_new_indexed(struct sysdev *ctx, const char *devpath, struct sysdev_device **out)
 {
 	struct sysdev_device *dev;
-	struct stat st;
 	int fd, err;
 
 	*out = NULL;
@@ -155,7 +149,7 @@ int device_new_indexed(struct sysdev *ctx, const char *devpath, struct sysdev_de
 	fd = open_devpath_fast(ctx, devpath);
 	if (fd < 0)
 		return fd;
-	if (fstatat(fd, "uevent", &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode)) {
+	if (!dir_has_uevent(fd)) {
 		close(fd);
 		return -ENODEV;
 	}
@@ -227,12 +221,7 @@ static void device_ancestry(const struct sysdev_device *cdev)
 	dev->ancestry_pending = false;
 	if (ancestry_get(dev->ctx, dev->devpath, &a) < 0)
 		return;
-	dev->parent_devpath = a.parent_devpath;
-	a.parent_devpath = NULL;
-	if (a.parent_is_class_dir) {
-		dev->class_dir = a.parent_dirname;
-		a.parent_dirname = NULL;
-	}
+	ancestry_take(&a, &dev->parent_devpath, &dev->class_dir);
 	ancestry_free(&a);
 }
 
@@ -364,8 +353,7 @@ static int lookup_devnode(struct sysdev *ctx, const char *node, char **devpath)
 			}
 			fd = open_devpath(ctx, res);
 			/* a hand-made tree: only a regular uevent is read (no FIFO, no device node) */
-			if (fd >= 0 && fstatat(fd, "uevent", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-			    S_ISREG(st.st_mode) && uevent_read_at(&u, fd) == 0) {
+			if (fd >= 0 && dir_has_uevent(fd) && uevent_read_at(&u, fd) == 0) {
 				dn = uevent_get(&u, "DEVNAME");
 				if (dn && strcmp(dn, node + 5) == 0) {
 					uevent_free(&u);
@@ -459,7 +447,6 @@ _public_ struct sysdev_device *sysdev_device_unref(struct sysdev_device *dev)
 	free(dev->driver);
 	uevent_free(&dev->uevent);
 	attributes_free(dev);
-	free(dev->link_value);
 	sysdev_unref(dev->ctx);
 	free(dev);
 	return NULL;
@@ -552,21 +539,36 @@ _public_ bool sysdev_device_get_property_at(const struct sysdev_device *dev, siz
 	return true;
 }
 
-_public_ const char *sysdev_device_get_link(const struct sysdev_device *dev, const char *name)
+_public_ int sysdev_device_get_link(struct sysdev_device *dev, const char *name, char **ret)
 {
-	struct sysdev_device *d = (struct sysdev_device *)dev;
 	char *target, *res;
+	int err;
 
-	if (!dev || !name || strchr(name, '/'))
-		return NULL;
-	if (device_fd(d) < 0 || readlink_alloc(dev->fd, name, &target) < 0)
-		return NULL;
+	if (!dev || !name || !ret || !name_is_single_component(name))
+		return -EINVAL;
+	*ret = NULL;
+	if (device_fd(dev) < 0)
+		return dev->fd;
+	err = readlink_alloc(dev->fd, name, &target);
+	if (err < 0)
+		return err == -EINVAL ? -ENOENT : err; /* not a link: no link of that name */
 	res = resolve_link_target(dev->ctx->root, dev->devpath, target);
-	free(d->link_value);
-	d->link_value = res ? res : target;
-	if (res)
+	if (res) {
 		free(target);
-	return d->link_value;
+		target = res;
+	}
+	*ret = target;
+	return 0;
+}
+
+_public_ int sysdev_node_get_device(const struct sysdev_node *node, struct sysdev_device **ret)
+{
+	if (!node || !ret)
+		return -EINVAL;
+	*ret = NULL;
+	if (sysdev_node_get_kind(node) != SYSDEV_KIND_DEVICE)
+		return -ENODEV;
+	return device_new_from_node(node, ret);
 }
 
 _public_ int sysdev_device_get_parent(struct sysdev_device *dev, struct sysdev_device **parent)

@@ -49,15 +49,8 @@ struct sysdev_enumerator {
 
 static int strv_add(struct strv *s, const char *str)
 {
-	if (s->n == s->cap) {
-		size_t ncap = s->cap ? s->cap * 2 : 4;
-		char **n = realloc(s->v, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		s->v = n;
-		s->cap = ncap;
-	}
+	if (GROW_MIN(s->v, s->cap, s->n + 1, 4) < 0)
+		return -ENOMEM;
 	s->v[s->n] = strdup(str);
 	if (!s->v[s->n])
 		return -ENOMEM;
@@ -77,15 +70,8 @@ static int kvv_add(struct kvv *s, const char *key, const char *glob)
 {
 	struct kv *kv;
 
-	if (s->n == s->cap) {
-		size_t ncap = s->cap ? s->cap * 2 : 4;
-		struct kv *n = realloc(s->v, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		s->v = n;
-		s->cap = ncap;
-	}
+	if (GROW_MIN(s->v, s->cap, s->n + 1, 4) < 0)
+		return -ENOMEM;
 	kv = &s->v[s->n];
 	kv->key = strdup(key);
 	kv->glob = glob ? strdup(glob) : NULL;
@@ -357,15 +343,8 @@ static int device_matches(struct sysdev_enumerator *e, struct sysdev_device *dev
 
 static int result_add(struct sysdev_enumerator *e, struct sysdev_device *dev)
 {
-	if (e->n == e->cap) {
-		size_t ncap = e->cap ? e->cap * 2 : 64;
-		struct sysdev_device **n = realloc(e->devs, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		e->devs = n;
-		e->cap = ncap;
-	}
+	if (GROW(e->devs, e->cap, e->n + 1) < 0)
+		return -ENOMEM;
 	e->devs[e->n++] = dev;
 	return 0;
 }

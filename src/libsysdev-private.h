@@ -7,6 +7,10 @@
 #include <sys/types.h>
 
 #include "libsysdev.h"
+#include "alloc-util.h"
+#include "dir-list.h"
+#include "fd-util.h"
+#include "path-util.h"
 
 #define _public_ __attribute__((visibility("default")))
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -33,31 +37,6 @@ struct sysdev {
 int name_set_load(int dirfd, const char *path, struct name_set *set);
 bool name_set_has(const struct name_set *set, const char *name);
 void name_set_free(struct name_set *set);
-int cmp_strp(const void *a, const void *b);
-
-/* readlinkat into a malloc'd, NUL-terminated string; negative errno on failure. */
-int readlink_alloc(int dirfd, const char *name, char **target);
-/* last path component of a link target ("../../bus/pci/" -> "pci") */
-const char *link_basename(const char *target, size_t *len);
-/*
- * Resolve link @target found in directory @dir_devpath lexically to a path
- * relative to the root ("/bus/pci").  Absolute targets are accepted when they
- * lie under @root.  Returns a malloc'd string or NULL (outside / no memory).
- */
-char *resolve_link_target(const char *root, const char *dir_devpath, const char *target);
-/* strdup(), with NULL for NULL */
-char *strdup_or_null(const char *s);
-/* Normalise "a/./b/../c" (leading slash kept); NULL when ".." leaves the top. */
-char *path_normalize(const char *path);
-
-/*
- * Read a regular file @name in @dirfd into @buf (size @size), without
- * blocking or following a final symlink; NUL-terminate.  Returns the length,
- * -EFBIG when the file holds more than @size - 1 bytes, -EINVAL for a
- * non-regular file (checked only when @check_regular), or a negative errno.
- */
-ssize_t read_file_at(int dirfd, const char *name, char *buf, size_t size, bool check_regular);
-
 /*
  * resolve.c: resolve @path (relative to the root, leading slash) physically,
  * following links, never leaving the root (-EXDEV).  *@out is malloc'd.
@@ -101,39 +80,6 @@ struct uevent_message {
 int uevent_message_parse(struct uevent_message *m, const char *data, size_t len);
 const char *uevent_message_get(const struct uevent_message *m, const char *key);
 void uevent_message_free(struct uevent_message *m);
-
-/* classify.c */
-struct classify_facts {
-	bool is_root;             /* S/devices itself */
-	bool has_uevent;          /* a regular file named uevent */
-	bool name_is_class;
-	bool parent_is_device;
-	bool parent_is_virtual;   /* parent is S/devices/virtual */
-	bool below_device;        /* some ancestor is a device */
-	bool empty;               /* no entries at all */
-	bool has_device_child;    /* only looked at for class-dir candidates */
-	bool unreadable;          /* the directory could not be listed */
-};
-bool classify_is_class_candidate(const struct classify_facts *f);
-enum sysdev_kind classify_decide(const struct classify_facts *f);
-/* Whether child directory @name of @dirfd holds a regular "uevent". */
-bool dir_child_is_device(int dirfd, const char *name);
-
-/*
- * Facts about the ancestors of @devpath, gathered by opening each component
- * from the root (no symlink followed).
- */
-struct ancestry {
-	int fd;                  /* open fd of devpath itself (caller closes) */
-	bool parent_is_device;
-	bool parent_is_virtual;
-	bool below_device;
-	bool parent_is_class_dir; /* the parent directory is a class grouping dir */
-	char *parent_devpath;    /* nearest device above, or NULL */
-	char *parent_dirname;    /* name of the parent directory */
-};
-int ancestry_get(struct sysdev *ctx, const char *devpath, struct ancestry *a);
-void ancestry_free(struct ancestry *a);
 
 /* attributes.c: bounded reads below a directory fd ("power/control") */
 int attribute_dir_at(int dirfd, const char *name, const char **base);

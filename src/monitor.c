@@ -30,7 +30,7 @@ struct sysdev_monitor {
 	struct udev *udev;
 	struct udev_monitor *umon;
 	struct filter *filters;
-	size_t nfilters;
+	size_t nfilters, filters_cap;
 	unsigned long dropped;
 	char buf[UEVENT_MESSAGE_MAX + 1];
 };
@@ -147,10 +147,8 @@ _public_ int sysdev_monitor_add_match_subsystem_devtype(struct sysdev_monitor *m
 
 	if (!m || !subsystem)
 		return -EINVAL;
-	n = realloc(m->filters, (m->nfilters + 1) * sizeof(*n));
-	if (!n)
+	if (GROW_MIN(m->filters, m->filters_cap, m->nfilters + 1, 4) < 0)
 		return -ENOMEM;
-	m->filters = n;
 	/* udevd's messages carry hashes a socket filter tests: filtered in the kernel */
 	if (m->umon &&
 	    (udev_monitor_filter_add_match_subsystem_devtype(m->umon, subsystem, devtype) < 0 ||

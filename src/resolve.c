@@ -58,15 +58,8 @@ static const char *absolute_target_in_root(const struct sysdev *ctx, const char 
 /* Append "/@c" (@clen bytes) to the resolved path. */
 static int done_push(char **done, size_t *dlen, size_t *dcap, const char *c, size_t clen)
 {
-	if (*dlen + 1 + clen + 1 > *dcap) {
-		size_t ncap = (*dlen + 1 + clen + 1) * 2;
-		char *n = realloc(*done, ncap);
-
-		if (!n)
-			return -ENOMEM;
-		*done = n;
-		*dcap = ncap;
-	}
+	if (GROW_MIN(*done, *dcap, *dlen + 1 + clen + 1, 256) < 0)
+		return -ENOMEM;
 	(*done)[*dlen] = '/';
 	memcpy(*done + *dlen + 1, c, clen);
 	*dlen += 1 + clen;

@@ -37,15 +37,8 @@ static int counts_add(struct counts *c, const char *name, size_t len)
 			return 0;
 		}
 	}
-	if (c->n == c->cap) {
-		size_t ncap = c->cap ? c->cap * 2 : 16;
-		struct counter *v = realloc(c->v, ncap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		c->v = v;
-		c->cap = ncap;
-	}
+	if (GROW_MIN(c->v, c->cap, c->n + 1, 16) < 0)
+		return -ENOMEM;
 	c->v[c->n].name = strndup(name, len);
 	if (!c->v[c->n].name)
 		return -ENOMEM;
@@ -209,16 +202,9 @@ _public_ int sysdev_stats_new(struct sysdev *ctx, struct sysdev_stats **out)
 	for (size_t i = 0; i < ctx->buses.n; i++) {
 		if (!name_set_has(&ctx->classes, ctx->buses.names[i]))
 			continue;
-		if (s->bus_class.n == cap) {
-			size_t ncap = cap ? cap * 2 : 8;
-			char **n = realloc(s->bus_class.names, ncap * sizeof(*n));
-
-			if (!n) {
-				err = -ENOMEM;
-				goto fail;
-			}
-			s->bus_class.names = n;
-			cap = ncap;
+		if (GROW_MIN(s->bus_class.names, cap, s->bus_class.n + 1, 8) < 0) {
+			err = -ENOMEM;
+			goto fail;
 		}
 		s->bus_class.names[s->bus_class.n] = strdup(ctx->buses.names[i]);
 		if (!s->bus_class.names[s->bus_class.n]) {

@@ -70,19 +70,11 @@ int uevent_message_parse(struct uevent_message *m, const char *data, size_t len)
 		if (!eq || eq == kv)
 			goto bad;
 		*eq = '\0';
-		if (m->n == m->cap) {
-			size_t ncap = m->cap ? m->cap * 2 : 16;
-			const char **k = realloc(m->keys, ncap * sizeof(*k));
+		size_t kcap = m->cap;
 
-			if (!k)
-				goto nomem;
-			m->keys = k;
-			k = realloc(m->values, ncap * sizeof(*k));
-			if (!k)
-				goto nomem;
-			m->values = k;
-			m->cap = ncap;
-		}
+		if (GROW_MIN(m->keys, kcap, m->n + 1, 16) < 0 ||
+		    GROW_MIN(m->values, m->cap, m->n + 1, 16) < 0)
+			goto nomem;
 		m->keys[m->n] = kv;
 		m->values[m->n] = eq + 1;
 		m->n++;

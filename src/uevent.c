@@ -55,19 +55,11 @@ int uevent_parse(struct uevent *u, size_t len)
 		if (!eq || eq == line)
 			continue;
 		*eq = '\0';
-		if (u->n == u->keys_cap) {
-			size_t ncap = u->keys_cap ? u->keys_cap * 2 : 16;
-			const char **k = realloc(u->keys, ncap * sizeof(*k));
+		size_t kcap = u->keys_cap;
 
-			if (!k)
-				return -ENOMEM;
-			u->keys = k;
-			k = realloc(u->values, ncap * sizeof(*k));
-			if (!k)
-				return -ENOMEM;
-			u->values = k;
-			u->keys_cap = ncap;
-		}
+		if (GROW_MIN(u->keys, kcap, u->n + 1, 16) < 0 ||
+		    GROW_MIN(u->values, u->keys_cap, u->n + 1, 16) < 0)
+			return -ENOMEM;
 		u->keys[u->n] = line;
 		u->values[u->n] = eq + 1;
 		u->n++;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The walk: depth first over S/devices, one open and one getdents64 pass
+ * The walk: depth first over S/devices, one open and one listing (dir-list.c)
  * per directory, kinds from d_type, no stat per entry.  Per-depth state is
  * kept in "levels" that are reused from one directory to the next, so a walk
  * allocates in proportion to the depth, not to the size of the tree.
@@ -17,12 +17,7 @@
 #include <unistd.h>
 
 #include "libsysdev-private.h"
-
-struct entry {
-	const char *name;    /* points into the level's getdents buffer */
-	unsigned char type;  /* DT_* */
-	signed char shown;   /* sibling probe cache: -1 not probed, 0 hidden, 1 shown */
-};
+#include "rules.h"
 
 struct sbuf {
 	char *s;
@@ -44,10 +39,8 @@ struct sysdev_node {
 	bool uevent_read;
 	bool has_dev;         /* a "dev" attribute: the kernel gave it a number */
 
-	char *dbuf;           /* getdents64 records */
-	size_t dbuf_cap;
-	struct entry *ents;   /* sorted by name */
-	size_t nents, ents_cap;
+	struct dir_list list; /* its entries, sorted by name; an entry's mark caches
+			       * probe_shown(): -1 not probed, 0 hidden, 1 shown */
 
 	const char *parent;   /* devpath of the nearest device above */
 	const char *class_dir;
@@ -75,7 +68,7 @@ struct walker {
 	char *start_parent;
 	char *start_class_dir;
 	char *start_name;
-	bool start_below_device, start_parent_is_device, start_parent_is_virtual;
+	struct dir_place start_place;
 	uintptr_t stack_floor; /* do not descend with the stack below this (0: unknown) */
 };
 
@@ -105,20 +98,11 @@ static uintptr_t stack_floor(void)
 }
 
 #define LINKBUF_SIZE 4096
-/* a dirent64 header and a NAME_MAX name, rounded up to 8 */
-#define MAX_DIRENT_SIZE (((offsetof(struct dirent64, d_name) + 256) + 7) & ~(size_t)7)
 
 static int sbuf_set(struct sbuf *b, const char *s, size_t len)
 {
-	if (len + 1 > b->cap) {
-		size_t ncap = len + 1 < 64 ? 64 : len + 1;
-		char *n = realloc(b->s, ncap);
-
-		if (!n)
-			return -ENOMEM;
-		b->s = n;
-		b->cap = ncap;
-	}
+	if (GROW(b->s, b->cap, len + 1) < 0)
+		return -ENOMEM;
 	memcpy(b->s, s, len);
 	b->s[len] = '\0';
 	return 0;
@@ -127,16 +111,11 @@ static int sbuf_set(struct sbuf *b, const char *s, size_t len)
 static struct sysdev_node *level_get(struct walker *w, unsigned depth)
 {
 	if (depth >= w->nlevels) {
-		size_t n = w->nlevels ? w->nlevels * 2 : 16;
-		struct sysdev_node **l;
+		size_t n = w->nlevels;
 
-		while (n <= depth)
-			n *= 2;
-		l = realloc(w->levels, n * sizeof(*l));
-		if (!l)
+		if (GROW_MIN(w->levels, n, (size_t)depth + 1, 16) < 0)
 			return NULL;
-		memset(l + w->nlevels, 0, (n - w->nlevels) * sizeof(*l));
-		w->levels = l;
+		memset(w->levels + w->nlevels, 0, (n - w->nlevels) * sizeof(*w->levels));
 		w->nlevels = n;
 	}
 	if (!w->levels[depth]) {
@@ -153,8 +132,7 @@ static void level_free(struct sysdev_node *l)
 {
 	if (!l)
 		return;
-	free(l->dbuf);
-	free(l->ents);
+	dir_list_free(&l->list);
 	free(l->self.s);
 	free(l->subsystem.s);
 	free(l->driver.s);
@@ -167,141 +145,32 @@ static int path_push(struct walker *w, const char *name, size_t *old_len)
 	size_t cur = strlen(w->path), nlen = strlen(name);
 
 	*old_len = cur;
-	if (cur + nlen + 2 > w->path_cap) {
-		size_t ncap = (cur + nlen + 2) * 2;
-		char *p = realloc(w->path, ncap);
-
-		if (!p)
-			return -ENOMEM;
-		w->path = p;
-		w->path_cap = ncap;
-	}
+	if (GROW_MIN(w->path, w->path_cap, cur + nlen + 2, 256) < 0)
+		return -ENOMEM;
 	w->path[cur] = '/';
 	memcpy(w->path + cur + 1, name, nlen + 1);
 	return 0;
 }
 
-static int cmp_entry(const void *a, const void *b)
-{
-	return strcmp(((const struct entry *)a)->name, ((const struct entry *)b)->name);
-}
-
 /* Read all entries of l->fd, sorted; "." and ".." dropped. */
 static int read_entries(struct sysdev_node *l)
 {
-	size_t used = 0, off;
-
-	l->nents = 0;
-	if (!l->dbuf) {
-		/* grown on demand; kept per level, so deep chains stay cheap */
-		l->dbuf_cap = 8192;
-		l->dbuf = malloc(l->dbuf_cap);
-		if (!l->dbuf)
-			return -ENOMEM;
-	}
-	for (;;) {
-		ssize_t n;
-
-		if (l->dbuf_cap - used < 4096) {
-			char *nb = realloc(l->dbuf, l->dbuf_cap * 2);
-
-			if (!nb)
-				return -ENOMEM;
-			l->dbuf = nb;
-			l->dbuf_cap *= 2;
-		}
-		n = getdents64(l->fd, l->dbuf + used, l->dbuf_cap - used);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			break;
-		used += (size_t)n;
-		/*
-		 * kernfs stops filling only when the next record does not fit: room
-		 * left for a maximal record means the end, and saves the final
-		 * getdents64 that would return 0.  Other filesystems get that call.
-		 */
-		if (l->w->ctx->sysfs && l->dbuf_cap - used >= MAX_DIRENT_SIZE)
-			break;
-	}
-	for (off = 0; off < used;) {
-		struct dirent64 *de = (struct dirent64 *)(l->dbuf + off);
-
-		off += de->d_reclen;
-		if (de->d_name[0] == '.' &&
-		    (de->d_name[1] == '\0' || (de->d_name[1] == '.' && de->d_name[2] == '\0')))
-			continue;
-		if (l->nents == l->ents_cap) {
-			size_t ncap = l->ents_cap ? l->ents_cap * 2 : 64;
-			struct entry *e = realloc(l->ents, ncap * sizeof(*e));
-
-			if (!e)
-				return -ENOMEM;
-			l->ents = e;
-			l->ents_cap = ncap;
-		}
-		l->ents[l->nents].name = de->d_name;
-		l->ents[l->nents].type = de->d_type;
-		l->ents[l->nents].shown = -1;
-		l->nents++;
-	}
-	if (l->nents > 1)
-		qsort(l->ents, l->nents, sizeof(*l->ents), cmp_entry);
-	return 0;
+	return dir_list_read(&l->list, l->fd, l->w->ctx->sysfs ? DIR_LIST_KERNFS : 0);
 }
 
-static const struct entry *find_entry(const struct sysdev_node *l, const char *name)
+static struct dir_entry *find_entry(const struct sysdev_node *l, const char *name)
 {
-	struct entry key = {.name = name};
-
-	if (!l->nents)
-		return NULL;
-	return bsearch(&key, l->ents, l->nents, sizeof(*l->ents), cmp_entry);
-}
-
-/* d_type, falling back to fstatat where the filesystem does not fill it. */
-static unsigned char entry_type(int dirfd, const struct entry *e)
-{
-	struct stat st;
-
-	if (e->type != DT_UNKNOWN)
-		return e->type;
-	if (fstatat(dirfd, e->name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return DT_UNKNOWN;
-	if (S_ISDIR(st.st_mode))
-		return DT_DIR;
-	if (S_ISREG(st.st_mode))
-		return DT_REG;
-	if (S_ISLNK(st.st_mode))
-		return DT_LNK;
-	return DT_UNKNOWN;
-}
-
-static bool child_has_uevent(int dirfd, const struct entry *e)
-{
-	char path[4096];
-	size_t len = strlen(e->name);
-	struct stat st;
-
-	if (len + 8 > sizeof(path))
-		return false;
-	memcpy(path, e->name, len);
-	memcpy(path + len, "/uevent", 8);
-	return fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
+	return dir_list_find(&l->list, name);
 }
 
 /* Read link @name of the device into @out (its last component); false if absent. */
 static int read_link_name(struct walker *w, struct sysdev_node *l, const char *name,
 			  struct sbuf *out, bool *present, enum sysdev_subsystem_kind *kind)
 {
-	const struct entry *e = find_entry(l, name);
-	char *target = w->linkbuf, *heap = NULL;
+	struct dir_entry *e = find_entry(l, name);
+	char *target, *heap = NULL;
 	const char *base;
 	size_t blen;
-	ssize_t len;
 	int err;
 
 	*present = false;
@@ -309,17 +178,11 @@ static int read_link_name(struct walker *w, struct sysdev_node *l, const char *n
 		*kind = SYSDEV_SUBSYSTEM_NONE;
 	if (!e || (e->type != DT_LNK && e->type != DT_UNKNOWN))
 		return 0;
-	len = readlinkat(l->fd, name, target, LINKBUF_SIZE);
-	if (len < 0)
-		return 0; /* not a link after all, or gone: absent */
-	if ((size_t)len >= LINKBUF_SIZE) {
-		err = readlink_alloc(l->fd, name, &heap);
-		if (err < 0)
-			return err == -ENOMEM ? err : 0;
-		target = heap;
-	} else {
-		target[len] = '\0';
-	}
+	err = readlink_buf(l->fd, name, w->linkbuf, LINKBUF_SIZE, &target);
+	if (err < 0)
+		return err == -ENOMEM ? err : 0; /* not a link after all, or gone: absent */
+	if (target != w->linkbuf)
+		heap = target;
 	base = link_basename(target, &blen);
 	err = sbuf_set(out, base, blen);
 	if (err < 0)
@@ -346,44 +209,34 @@ static bool path_is_virtual_root(const struct walker *w, size_t len)
 	return len == 16 && memcmp(w->path, "/devices/virtual", 16) == 0;
 }
 
+/* Where a child of @parent sits. */
+static struct dir_place place_below(const struct walker *w, const struct sysdev_node *parent)
+{
+	return (struct dir_place){
+		.parent_is_device = parent->is_device,
+		.parent_is_virtual = path_is_virtual_root(w, parent->path_len),
+		.below_device = parent->is_device || parent->below_device,
+	};
+}
+
 /*
  * Decide the kind of the node whose entries are read.  @parent is the level
  * above, or NULL for the start of the walk.
  */
 static void decide_kind(struct walker *w, struct sysdev_node *l, struct sysdev_node *parent)
 {
-	struct classify_facts f = {0};
-	const struct entry *ue;
+	struct dir_probe d = {
+		.name = l->name,
+		.place = parent ? place_below(w, parent) : w->start_place,
+		.parent_fd = parent ? parent->fd : -1,
+		.fd = l->fd,
+		.list = &l->list,
+		.error = l->error,
+	};
+	struct dir_facts f;
 
-	f.is_root = l->path_len == 8 && memcmp(w->path, "/devices", 8) == 0;
-	ue = l->error ? NULL : find_entry(l, "uevent");
-	if (ue)
-		f.has_uevent = entry_type(l->fd, ue) == DT_REG;
-	else if (l->error && parent)
-		f.has_uevent = child_has_uevent(parent->fd, &(struct entry){.name = l->name});
-	f.name_is_class = name_set_has(&w->ctx->classes, l->name);
-	if (parent) {
-		f.parent_is_device = parent->is_device;
-		f.parent_is_virtual = path_is_virtual_root(w, parent->path_len);
-		f.below_device = parent->is_device || parent->below_device;
-	} else {
-		f.parent_is_device = w->start_parent_is_device;
-		f.parent_is_virtual = w->start_parent_is_virtual;
-		f.below_device = w->start_below_device;
-	}
-	f.empty = l->error == 0 && l->nents == 0;
-	f.unreadable = l->error != 0;
-	if (classify_is_class_candidate(&f) && !f.empty && !l->error) {
-		for (size_t i = 0; i < l->nents; i++) {
-			const struct entry *e = &l->ents[i];
-
-			if (entry_type(l->fd, e) == DT_DIR && child_has_uevent(l->fd, e)) {
-				f.has_device_child = true;
-				break;
-			}
-		}
-	}
-	l->kind = classify_decide(&f);
+	rules_gather(w->ctx, &d, &f);
+	l->kind = rules_decide(&f);
 	l->is_device = l->kind == SYSDEV_KIND_DEVICE;
 	l->below_device = f.below_device;
 }
@@ -394,46 +247,32 @@ static bool is_shown(const struct walker *w, enum sysdev_kind kind)
 }
 
 /* Whether child @e of @l will be reported, without walking it. */
-static bool probe_shown(struct walker *w, struct sysdev_node *l, struct entry *e)
+static bool probe_shown(struct walker *w, struct sysdev_node *l, struct dir_entry *e)
 {
-	struct classify_facts f = {0};
+	struct dir_probe d = {
+		.name = e->name,
+		.place = place_below(w, l),
+		.parent_fd = l->fd,
+		.fd = -1,
+		.list_flags = w->ctx->sysfs ? DIR_LIST_KERNFS : 0,
+	};
+	struct dir_facts f;
 
-	if (e->shown >= 0)
-		return e->shown;
-	if (entry_type(l->fd, e) != DT_DIR) {
-		e->shown = 0;
+	if (e->mark >= 0)
+		return e->mark;
+	if (dir_entry_type(l->fd, e) != DT_DIR) {
+		e->mark = 0;
 		return false;
 	}
-	f.has_uevent = child_has_uevent(l->fd, e);
-	f.name_is_class = name_set_has(&w->ctx->classes, e->name);
-	f.parent_is_device = l->is_device;
-	f.parent_is_virtual = path_is_virtual_root(w, l->path_len);
-	f.below_device = l->is_device || l->below_device;
-	if (classify_is_class_candidate(&f)) {
-		int fd = openat(l->fd, e->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-
-		if (fd >= 0) {
-			struct sysdev_node tmp = {.w = w, .fd = fd};
-
-			if (read_entries(&tmp) == 0) {
-				f.empty = tmp.nents == 0;
-				for (size_t i = 0; i < tmp.nents && !f.has_device_child; i++)
-					if (entry_type(fd, &tmp.ents[i]) == DT_DIR &&
-					    child_has_uevent(fd, &tmp.ents[i]))
-						f.has_device_child = true;
-			}
-			free(tmp.dbuf);
-			free(tmp.ents);
-			close(fd);
-		}
-	}
-	e->shown = is_shown(w, classify_decide(&f));
-	return e->shown;
+	/* a class-named child that cannot be listed is judged on its name and place */
+	rules_gather(w->ctx, &d, &f);
+	e->mark = is_shown(w, rules_decide(&f));
+	return e->mark;
 }
 
 static int fill_device(struct walker *w, struct sysdev_node *l)
 {
-	const struct entry *de;
+	struct dir_entry *de;
 	int err;
 
 	l->has_subsystem = l->has_driver = l->has_dev = false;
@@ -455,7 +294,7 @@ static int fill_device(struct walker *w, struct sysdev_node *l)
 	}
 	/* the dev attribute: a regular file, as a single-device lookup reads it */
 	de = find_entry(l, "dev");
-	l->has_dev = de && entry_type(l->fd, de) == DT_REG;
+	l->has_dev = de && dir_entry_type(l->fd, de) == DT_REG;
 	if ((w->flags & SYSDEV_WALK_UEVENT) || l->has_dev) {
 		/* an unreadable or oversized uevent leaves the properties empty */
 		err = uevent_read_at(&l->uevent, l->fd);
@@ -478,8 +317,8 @@ static int visit_children(struct walker *w, struct sysdev_node *l)
 
 	if (!exact) {
 		/* every directory is reported (or exactness was not asked for) */
-		for (size_t i = l->nents; i-- > 0;) {
-			if (entry_type(l->fd, &l->ents[i]) == DT_DIR) {
+		for (size_t i = l->list.n; i-- > 0;) {
+			if (dir_entry_type(l->fd, &l->list.v[i]) == DT_DIR) {
 				last = i;
 				last_known = true;
 				break;
@@ -488,13 +327,13 @@ static int visit_children(struct walker *w, struct sysdev_node *l)
 		if (!last_known)
 			return 0;
 	}
-	for (size_t i = 0; i < l->nents; i++) {
-		struct entry *e = &l->ents[i];
+	for (size_t i = 0; i < l->list.n; i++) {
+		struct dir_entry *e = &l->list.v[i];
 		struct sysdev_node *c;
 		size_t old_len;
 		int fd;
 
-		if (entry_type(l->fd, e) != DT_DIR)
+		if (dir_entry_type(l->fd, e) != DT_DIR)
 			continue;
 		fd = openat(l->fd, e->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		c = level_get(w, l->depth + 1);
@@ -533,8 +372,8 @@ static int visit_children(struct walker *w, struct sysdev_node *l)
 		 */
 		if (!last_known) {
 			last = i;
-			for (size_t j = l->nents; j-- > i + 1;) {
-				if (probe_shown(w, l, &l->ents[j])) {
+			for (size_t j = l->list.n; j-- > i + 1;) {
+				if (probe_shown(w, l, &l->list.v[j])) {
 					last = j;
 					break;
 				}
@@ -567,7 +406,7 @@ static int visit(struct walker *w, unsigned depth, struct sysdev_node *parent)
 	bool shown, descend, too_deep;
 
 	l->depth = depth;
-	l->nents = 0;
+	l->list.n = 0;
 	l->uevent_read = false;
 	if (!l->error) {
 		err = read_entries(l);
@@ -581,7 +420,7 @@ static int visit(struct walker *w, unsigned depth, struct sysdev_node *parent)
 		if (err < 0) {
 			w->stats->unreadable++;
 			l->error = err;
-			l->nents = 0;
+			l->list.n = 0;
 		} else {
 			w->stats->directories++;
 		}
@@ -609,8 +448,8 @@ static int visit(struct walker *w, unsigned depth, struct sysdev_node *parent)
 	descend = !l->error && depth < w->max_depth && !too_deep;
 	l->truncated = false;
 	if (!l->error && !descend) {
-		for (size_t i = 0; i < l->nents && !l->truncated; i++)
-			l->truncated = probe_shown(w, l, &l->ents[i]);
+		for (size_t i = 0; i < l->list.n && !l->truncated; i++)
+			l->truncated = probe_shown(w, l, &l->list.v[i]);
 		if (too_deep && depth < w->max_depth)
 			w->stats->too_deep++;
 	}
@@ -641,15 +480,8 @@ static int start_context(struct walker *w, const char *start, int *fd)
 	err = ancestry_get(w->ctx, start, &a);
 	if (err < 0)
 		return err;
-	w->start_parent_is_device = a.parent_is_device;
-	w->start_parent_is_virtual = a.parent_is_virtual;
-	w->start_below_device = a.below_device;
-	w->start_parent = a.parent_devpath;
-	a.parent_devpath = NULL;
-	if (a.parent_is_class_dir) {
-		w->start_class_dir = a.parent_dirname;
-		a.parent_dirname = NULL;
-	}
+	w->start_place = a.place;
+	ancestry_take(&a, &w->start_parent, &w->start_class_dir);
 	*fd = a.fd;
 	a.fd = -1;
 	ancestry_free(&a);
@@ -849,9 +681,9 @@ _public_ bool sysdev_node_has_entry(const struct sysdev_node *node, const char *
 _public_ const char *sysdev_node_get_entry_at(const struct sysdev_node *node, size_t i,
 					      unsigned char *d_type)
 {
-	if (!node || i >= node->nents)
+	if (!node || i >= node->list.n)
 		return NULL;
 	if (d_type)
-		*d_type = entry_type(node->fd, &node->ents[i]);
-	return node->ents[i].name;
+		*d_type = dir_entry_type(node->fd, &node->list.v[i]);
+	return node->list.v[i].name;
 }

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* --check-udev: the records, the link lists of S/bus and S/class, and libudev's view. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libudev.h>
@@ -13,15 +12,11 @@
 
 #include "check-udev.h"
 #include "cli.h"
+#include "dir-list.h"
 
 int cmp_dev(const void *a, const void *b)
 {
 	return strcmp(((const struct dev *)a)->devpath, ((const struct dev *)b)->devpath);
-}
-
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 int cmp_link(const void *a, const void *b)
@@ -272,34 +267,25 @@ static int add_link(int rootfd, struct links *l, const char *list)
 /* Entries of directory @dir (relative to the root fd), sorted, dotfiles left out. */
 static int list_dir(int rootfd, const char *dir, char ***names, size_t *n)
 {
-	size_t cap = 0;
-	int fd;
-	DIR *d;
+	struct dir_list l = {0};
+	int fd, err;
 
 	*names = NULL;
 	*n = 0;
 	fd = openat(rootfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -errno;
+	err = dir_list_read(&l, fd, DIR_LIST_NO_HIDDEN);
+	close(fd);
+	if (err == 0) {
+		*names = dir_list_names(&l);
+		if (*names)
+			*n = l.n;
+		else
+			err = -ENOMEM;
 	}
-	for (struct dirent *de; (errno = 0, de = readdir(d));) {
-		if (de->d_name[0] == '.')
-			continue;
-		if (grow_array((void **)names, &cap, *n + 1, sizeof(**names)) < 0 ||
-		    !((*names)[*n] = strdup(de->d_name))) {
-			closedir(d);
-			return -ENOMEM;
-		}
-		(*n)++;
-	}
-	closedir(d);
-	if (*n)
-		qsort(*names, *n, sizeof(**names), cmp_name);
-	return 0;
+	dir_list_free(&l);
+	return err;
 }
 
 static void free_names(char **names, size_t n)

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "alloc-util.h"
 #include "libsysdev.h"
 
 #define EXIT_RUNTIME 1
@@ -87,9 +88,7 @@ struct sysdev_device *open_device_or_warn(struct sysdev *ctx, const char *spec);
 int check_output(void);
 extern bool stdout_closed;
 
-/* util.c: make room for @need elements of @elem bytes (doubling); 0 or -ENOMEM */
-int grow_array(void **v, size_t *cap, size_t need, size_t elem);
-char *strdup_or_null(const char *s);
+/* util.c (grow_array() and strdup_or_null() come from the basic layer, alloc-util.h) */
 bool str_eq_or_null(const char *a, const char *b); /* NULL equals only NULL */
 
 /* escape.c: escaping for text and JSON output */

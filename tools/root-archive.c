@@ -27,6 +27,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "dir-list.h"
+#include "fd-util.h"
 #include "libsysdev.h"
 #include "root-archive.h"
 
@@ -40,41 +42,32 @@ static const int guarded_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
 int remove_below(int fd)
 {
-	DIR *d;
-	int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = 0;
+	struct dir_list l = {0};
+	int err = dir_list_read(&l, fd, DIR_LIST_REOPEN | DIR_LIST_UNSORTED);
 
-	if (dfd < 0)
-		return -errno;
-	d = fdopendir(dfd);
-	if (!d) {
-		close(dfd);
-		return -ENOMEM;
-	}
-	for (struct dirent *de; (de = readdir(d));) {
+	for (size_t i = 0; i < l.n; i++) {
+		const char *name = l.v[i].name;
 		struct stat st;
 
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		if (fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;
 		if (S_ISDIR(st.st_mode)) {
 			int cfd;
 
 			/* an archive may hold directories without write or search bits */
-			fchmodat(fd, de->d_name, 0700, 0);
-			cfd =
-			    openat(fd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			fchmodat(fd, name, 0700, 0);
+			cfd = open_dir_at(fd, name);
 			if (cfd >= 0) {
 				remove_below(cfd);
 				close(cfd);
 			}
-			if (unlinkat(fd, de->d_name, AT_REMOVEDIR) < 0)
+			if (unlinkat(fd, name, AT_REMOVEDIR) < 0)
 				err = -errno;
-		} else if (unlinkat(fd, de->d_name, 0) < 0) {
+		} else if (unlinkat(fd, name, 0) < 0) {
 			err = -errno;
 		}
 	}
-	closedir(d);
+	dir_list_free(&l);
 	return err;
 }
 

@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "alloc-util.h"
+#include "dir-list.h"
 #include "sanitize.h"
 
 #define FILE_MAX (16 * 1024 * 1024)
@@ -206,16 +208,9 @@ static struct mapping *add_mapping(struct sanitizer *s, const char *key, size_t 
 
 	if (!placeholder)
 		return NULL;
-	if (s->n == s->cap) {
-		size_t ncap = s->cap ? s->cap * 2 : 64;
-		struct mapping *nm = realloc(s->m, ncap * sizeof(*nm));
-
-		if (!nm) {
-			free(placeholder);
-			return NULL;
-		}
-		s->m = nm;
-		s->cap = ncap;
+	if (GROW(s->m, s->cap, s->n + 1) < 0) {
+		free(placeholder);
+		return NULL;
 	}
 	m = &s->m[s->n];
 	m->key = malloc(keylen + 1);
@@ -384,15 +379,8 @@ int sanitizer_learn(struct sanitizer *s, const char *value, size_t len)
 	for (size_t i = 0; i < s->nk; i++)
 		if (s->k[i].len == len && memcmp(s->k[i].value, value, len) == 0)
 			return 0;
-	if (s->nk == s->capk) {
-		size_t ncap = s->capk ? s->capk * 2 : 32;
-		struct known *nk = realloc(s->k, ncap * sizeof(*nk));
-
-		if (!nk)
-			return -ENOMEM;
-		s->k = nk;
-		s->capk = ncap;
-	}
+	if (GROW_MIN(s->k, s->capk, s->nk + 1, 32) < 0)
+		return -ENOMEM;
 	s->k[s->nk].value = malloc(len);
 	if (!s->k[s->nk].value)
 		return -ENOMEM;
@@ -421,16 +409,9 @@ static void put(struct out *o, const char *p, size_t n)
 {
 	if (o->failed)
 		return;
-	if (o->n + n + 1 > o->cap) {
-		size_t ncap = (o->n + n + 1) * 2;
-		char *ns = realloc(o->s, ncap);
-
-		if (!ns) {
-			o->failed = true;
-			return;
-		}
-		o->s = ns;
-		o->cap = ncap;
+	if (GROW_MIN(o->s, o->cap, o->n + n + 1, 256) < 0) {
+		o->failed = true;
+		return;
 	}
 	memcpy(o->s + o->n, p, n);
 	o->n += n;
@@ -752,69 +733,36 @@ typedef int (*entry_fn)(struct sanitizer *s, int dirfd, const char *name, const 
 static int each_entry(struct sanitizer *s, int dirfd, int depth, entry_fn fn,
 		      struct sanitize_stats *stats)
 {
-	int dfd, err = 0;
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	DIR *d;
+	struct dir_list l = {0};
+	int err;
 
 	if (depth > DEPTH_MAX)
 		return -ELOOP;
-	dfd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
-		return -errno;
-	d = fdopendir(dfd);
-	if (!d) {
-		close(dfd);
-		return -ENOMEM;
-	}
 	/* the names first: renames must not disturb the listing */
-	for (struct dirent *de; (de = readdir(d));) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 32;
-			char **nn = realloc(names, ncap * sizeof(*nn));
-
-			if (!nn) {
-				err = -ENOMEM;
-				break;
-			}
-			names = nn;
-			cap = ncap;
-		}
-		names[n] = strdup(de->d_name);
-		if (!names[n]) {
-			err = -ENOMEM;
-			break;
-		}
-		n++;
-	}
-	closedir(d);
-	for (size_t i = 0; i < n && err == 0; i++) {
+	err = dir_list_read(&l, dirfd, DIR_LIST_REOPEN | DIR_LIST_UNSORTED);
+	for (size_t i = 0; i < l.n && err == 0; i++) {
+		const char *name = l.v[i].name;
 		struct stat st;
 
-		if (fstatat(dirfd, names[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
+		if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;
 		if (S_ISDIR(st.st_mode)) {
 			int cfd;
 
-			fchmodat(dirfd, names[i], (st.st_mode & 07777) | S_IRWXU, 0);
-			cfd = openat(dirfd, names[i],
-				     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			fchmodat(dirfd, name, (st.st_mode & 07777) | S_IRWXU, 0);
+			cfd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			if (cfd < 0) {
 				err = -errno;
 			} else {
 				err = each_entry(s, cfd, depth + 1, fn, stats);
 				close(cfd);
 			}
-			fchmodat(dirfd, names[i], st.st_mode & 07777, 0);
+			fchmodat(dirfd, name, st.st_mode & 07777, 0);
 		}
 		if (err == 0)
-			err = fn(s, dirfd, names[i], &st, stats);
+			err = fn(s, dirfd, name, &st, stats);
 	}
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	dir_list_free(&l);
 	return err;
 }
 

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "alloc-util.h"
 #include "libsysdev.h"
 #include "root-archive.h"
 #include "sanitize.h"
@@ -354,21 +355,16 @@ static int cmd_import(int argc, char **argv)
 		ssize_t r;
 
 		if (len == cap) {
-			char *nb;
-
 			if (cap >= (size_t)256 << 20) {
 				close(in);
 				free(buf);
 				return fail(argv[0], "larger than 256 MiB", 0);
 			}
-			cap = cap ? cap * 2 : 1 << 16;
-			nb = realloc(buf, cap);
-			if (!nb) {
+			if (GROW_MIN(buf, cap, len + 1, 1 << 16) < 0) {
 				close(in);
 				free(buf);
 				return fail(argv[0], "out of memory", -ENOMEM);
 			}
-			buf = nb;
 		}
 		r = read(in, buf + len, cap - len);
 		if (r < 0 && errno == EINTR)

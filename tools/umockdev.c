@@ -28,6 +28,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "alloc-util.h"
+#include "dir-list.h"
 #include "umockdev.h"
 
 #define ATTR_MAX (1024 * 1024)
@@ -79,66 +81,6 @@ static void put_escaped(FILE *f, const unsigned char *s, size_t n)
 				fputc(c, f);
 		}
 	}
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The entries of directory @fd, sorted; NULL-terminated, malloc'd. */
-static char **sorted_entries(int fd)
-{
-	int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	char **v = NULL;
-	size_t n = 0, cap = 0;
-	DIR *d;
-
-	if (dfd < 0)
-		return NULL;
-	d = fdopendir(dfd);
-	if (!d) {
-		close(dfd);
-		return NULL;
-	}
-	for (struct dirent *de; (de = readdir(d));) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		if (n + 2 > cap) {
-			size_t ncap = cap ? cap * 2 : 32;
-			char **nv = realloc(v, ncap * sizeof(*v));
-
-			if (!nv)
-				goto fail;
-			v = nv;
-			cap = ncap;
-		}
-		v[n] = strdup(de->d_name);
-		if (!v[n])
-			goto fail;
-		n++;
-	}
-	closedir(d);
-	if (!v)
-		v = calloc(1, sizeof(*v));
-	if (!v)
-		return NULL;
-	v[n] = NULL;
-	qsort(v, n, sizeof(*v), cmp_str);
-	return v;
-fail:
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-	closedir(d);
-	return NULL;
-}
-
-static void free_entries(char **v)
-{
-	for (size_t i = 0; v && v[i]; i++)
-		free(v[i]);
-	free(v);
 }
 
 static bool has_uevent(int dirfd)
@@ -200,15 +142,16 @@ static int export_file(FILE *f, int dirfd, const char *name, const char *rel,
 /* Files and links of a device directory and of its attribute groups (not of child devices). */
 static int export_dir(FILE *f, int dirfd, const char *prefix, int depth, struct umockdev_stats *st)
 {
-	char **names = sorted_entries(dirfd);
+	struct dir_list l = {0};
 	int err = 0;
 
-	if (!names) {
+	if (dir_list_read(&l, dirfd, DIR_LIST_REOPEN) < 0) {
+		dir_list_free(&l);
 		st->unreadable++;
 		return 0;
 	}
-	for (size_t i = 0; names[i] && err == 0; i++) {
-		const char *name = names[i];
+	for (size_t i = 0; i < l.n && err == 0; i++) {
+		const char *name = l.v[i].name;
 		struct stat sb;
 		char *rel;
 
@@ -259,7 +202,7 @@ static int export_dir(FILE *f, int dirfd, const char *prefix, int depth, struct 
 		}
 		free(rel);
 	}
-	free_entries(names);
+	dir_list_free(&l);
 	return err;
 }
 
@@ -342,15 +285,8 @@ static int ent_add(struct ents *e, const char *path, size_t plen, char type, con
 {
 	struct ent *x;
 
-	if (e->n == e->cap) {
-		size_t ncap = e->cap ? e->cap * 2 : 256;
-		struct ent *nv = realloc(e->v, ncap * sizeof(*nv));
-
-		if (!nv)
-			return -ENOMEM;
-		e->v = nv;
-		e->cap = ncap;
-	}
+	if (GROW_MIN(e->v, e->cap, e->n + 1, 256) < 0)
+		return -ENOMEM;
 	x = &e->v[e->n];
 	*x = (struct ent){.type = type, .len = len, .seq = e->n, .line = line};
 	x->path = strndup(path, plen);
@@ -589,15 +525,8 @@ static int uevent_add(struct dev_block *d, const char *key, size_t klen, const c
 {
 	size_t need = d->uevent_len + klen + vlen + 2;
 
-	if (need > d->uevent_cap) {
-		size_t ncap = need * 2;
-		char *n = realloc(d->uevent, ncap);
-
-		if (!n)
-			return -ENOMEM;
-		d->uevent = n;
-		d->uevent_cap = ncap;
-	}
+	if (GROW_MIN(d->uevent, d->uevent_cap, need, 256) < 0)
+		return -ENOMEM;
 	memcpy(d->uevent + d->uevent_len, key, klen);
 	d->uevent[d->uevent_len + klen] = '=';
 	memcpy(d->uevent + d->uevent_len + klen + 1, val, vlen);
@@ -788,15 +717,8 @@ struct sbuf {
 
 static int sb_put(struct sbuf *b, const char *s, size_t n)
 {
-	if (b->n + n + 1 > b->cap) {
-		size_t ncap = (b->n + n + 1) * 2;
-		char *ns = realloc(b->s, ncap);
-
-		if (!ns)
-			return -ENOMEM;
-		b->s = ns;
-		b->cap = ncap;
-	}
+	if (GROW_MIN(b->s, b->cap, b->n + n + 1, 256) < 0)
+		return -ENOMEM;
 	memcpy(b->s + b->n, s, n);
 	b->n += n;
 	b->s[b->n] = '\0';

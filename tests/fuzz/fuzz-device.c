@@ -142,12 +142,16 @@ static void check_device(struct sysdev_device *dev)
 	}
 	sysdev_device_unref(cur);
 	/* the accessors a caller would use next */
-	(void)sysdev_device_get_link(dev, "subsystem");
-	(void)sysdev_device_get_link(dev, "driver");
-	for (size_t i = 0; sysdev_device_get_attribute_at(dev, i); i++)
-		(void)sysdev_device_read_attribute(dev, sysdev_device_get_attribute_at(dev, i), buf,
-						   sizeof(buf));
-	(void)sysdev_device_get_group_at(dev, 0);
+	const char *attr;
+	char *link;
+
+	if (sysdev_device_get_link(dev, "subsystem", &link) == 0)
+		free(link);
+	if (sysdev_device_get_link(dev, "driver", &link) == 0)
+		free(link);
+	for (size_t i = 0; sysdev_device_get_attribute_at(dev, i, &attr) == 0; i++)
+		(void)sysdev_device_read_attribute(dev, attr, buf, sizeof(buf));
+	(void)sysdev_device_get_group_at(dev, 0, &attr);
 	(void)sysdev_device_get_power(dev, &p);
 }
 

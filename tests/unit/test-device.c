@@ -82,6 +82,8 @@ static void test_forms(void **state)
 
 static void test_fields(void **state)
 {
+	const char *name;
+	char *link;
 	struct sysdev_device *dev, *parent, *pp;
 	const char *key, *value;
 	struct sysdev *ctx;
@@ -111,18 +113,30 @@ static void test_fields(void **state)
 	assert_int_equal(sysdev_device_get_subsystem_kind(parent), SYSDEV_SUBSYSTEM_BUS);
 	assert_null(sysdev_device_get_class_dir(parent));
 	assert_string_equal(sysdev_device_get_property(parent, "MODALIAS"), "i2c:tca6507");
-	assert_string_equal(sysdev_device_get_link(parent, "of_node"),
-			    "/firmware/devicetree/base/tca6507");
-	assert_null(sysdev_device_get_link(parent, "firmware_node"));
+	assert_int_equal(sysdev_device_get_link(parent, "of_node", &link), 0);
+	assert_string_equal(link, "/firmware/devicetree/base/tca6507");
+	free(link);
+	assert_int_equal(sysdev_device_get_link(parent, "firmware_node", &link), -ENOENT);
+	assert_null(link);
+	/* a regular file is no link; a path is no link name */
+	assert_int_equal(sysdev_device_get_link(parent, "name", &link), -ENOENT);
+	assert_int_equal(sysdev_device_get_link(parent, "power/x", &link), -EINVAL);
 	/* attributes: regular files but uevent; groups: engine, net, power (not leds, block) */
-	for (i = 0; sysdev_device_get_attribute_at(parent, i); i++)
-		assert_string_not_equal(sysdev_device_get_attribute_at(parent, i), "uevent");
+	for (i = 0; sysdev_device_get_attribute_at(parent, i, &name) == 0; i++)
+		assert_string_not_equal(name, "uevent");
 	assert_int_equal(i, 1);
-	assert_string_equal(sysdev_device_get_attribute_at(parent, 0), "name");
-	assert_string_equal(sysdev_device_get_group_at(parent, 0), "engine");
-	assert_string_equal(sysdev_device_get_group_at(parent, 1), "net");
-	assert_string_equal(sysdev_device_get_group_at(parent, 2), "power");
-	assert_null(sysdev_device_get_group_at(parent, 3));
+	assert_int_equal(sysdev_device_get_attribute_at(parent, 1, &name), -ENOENT);
+	assert_null(name);
+	assert_int_equal(sysdev_device_get_attribute_at(parent, 0, &name), 0);
+	assert_string_equal(name, "name");
+	assert_int_equal(sysdev_device_get_group_at(parent, 0, &name), 0);
+	assert_string_equal(name, "engine");
+	assert_int_equal(sysdev_device_get_group_at(parent, 1, &name), 0);
+	assert_string_equal(name, "net");
+	assert_int_equal(sysdev_device_get_group_at(parent, 2, &name), 0);
+	assert_string_equal(name, "power");
+	assert_int_equal(sysdev_device_get_group_at(parent, 3, &name), -ENOENT);
+	assert_int_equal(sysdev_device_get_attribute_at(parent, 0, NULL), -EINVAL);
 	i = 0;
 	while (sysdev_device_get_property_at(parent, i, &key, &value))
 		i++;
@@ -147,11 +161,53 @@ static void test_fields(void **state)
 	sysdev_unref(ctx);
 }
 
+struct node_devices {
+	struct sysdev_device *client; /* the CLIENT node's device */
+	int not_device;               /* what the root node answered */
+};
+
+static int take_device(const struct sysdev_node *node, void *data)
+{
+	struct node_devices *nd = data;
+	struct sysdev_device *dev = NULL;
+
+	if (sysdev_node_get_depth(node) == 0)
+		nd->not_device = sysdev_node_get_device(node, &dev);
+	else if (strcmp(sysdev_node_get_devpath(node), CLIENT) == 0)
+		assert_int_equal(sysdev_node_get_device(node, &nd->client), 0);
+	return 0;
+}
+
+static void test_node_device(void **state)
+{
+	struct node_devices nd = {0};
+	const char *name;
+	struct sysdev *ctx;
+	char path[4096];
+
+	assert_int_equal(sysdev_new(*state, &ctx), 0);
+	assert_int_equal(sysdev_walk(ctx, NULL, 0, -1, take_device, NULL, &nd, NULL), 0);
+	assert_int_equal(nd.not_device, -ENODEV);
+	assert_non_null(nd.client);
+	/* the device outlives the walk, with what the walk read */
+	assert_string_equal(sysdev_device_get_devpath(nd.client), CLIENT);
+	assert_string_equal(sysdev_device_get_driver(nd.client), "leds-tca6507");
+	assert_string_equal(sysdev_device_get_property(nd.client, "MODALIAS"), "i2c:tca6507");
+	/* its directory gone before the first listing: a failure, told apart from the end */
+	snprintf(path, sizeof(path), "rm -rf '%s/%s'", (const char *)*state, CLIENT_REL);
+	assert_int_equal(system(path), 0);
+	assert_int_equal(sysdev_device_get_attribute_at(nd.client, 0, &name), -ENODEV);
+	assert_null(name);
+	sysdev_device_unref(nd.client);
+	sysdev_unref(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_forms),
 		cmocka_unit_test(test_fields),
+		cmocka_unit_test_setup_teardown(test_node_device, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "libsysdev-private.h"
+#include "rules.h"
 #include "tree.h"
 
 static void check_norm(const char *in, const char *want)
@@ -139,32 +140,32 @@ static void test_uevent(void **state)
 
 static void test_classify_rules(void **state)
 {
-	struct classify_facts f = {0};
+	struct dir_facts f = {0};
 
 	(void)state;
 	f.is_root = true;
 	f.has_uevent = true;
-	assert_int_equal(classify_decide(&f), SYSDEV_KIND_ROOT);
+	assert_int_equal(rules_decide(&f), SYSDEV_KIND_ROOT);
 	f.is_root = false;
-	assert_int_equal(classify_decide(&f), SYSDEV_KIND_DEVICE);
+	assert_int_equal(rules_decide(&f), SYSDEV_KIND_DEVICE);
 	f.has_uevent = false;
 	f.name_is_class = true;
 	f.parent_is_device = true;
 	f.below_device = true;
 	f.has_device_child = true;
-	assert_int_equal(classify_decide(&f), SYSDEV_KIND_CLASS_DIR);
+	assert_int_equal(rules_decide(&f), SYSDEV_KIND_CLASS_DIR);
 	f.has_device_child = false;
-	assert_int_equal(classify_decide(&f), SYSDEV_KIND_ATTR_GROUP);
+	assert_int_equal(rules_decide(&f), SYSDEV_KIND_ATTR_GROUP);
 	f.empty = true;
-	assert_int_equal(classify_decide(&f), SYSDEV_KIND_CLASS_DIR);
+	assert_int_equal(rules_decide(&f), SYSDEV_KIND_CLASS_DIR);
 	f.parent_is_device = false; /* below an attr-group */
-	assert_int_equal(classify_decide(&f), SYSDEV_KIND_ATTR_GROUP);
+	assert_int_equal(rules_decide(&f), SYSDEV_KIND_ATTR_GROUP);
 	f.below_device = false;
-	assert_int_equal(classify_decide(&f), SYSDEV_KIND_CONTAINER);
+	assert_int_equal(rules_decide(&f), SYSDEV_KIND_CONTAINER);
 	f.parent_is_virtual = true;
-	assert_int_equal(classify_decide(&f), SYSDEV_KIND_CLASS_DIR);
+	assert_int_equal(rules_decide(&f), SYSDEV_KIND_CLASS_DIR);
 	f.name_is_class = false;
-	assert_int_equal(classify_decide(&f), SYSDEV_KIND_CONTAINER);
+	assert_int_equal(rules_decide(&f), SYSDEV_KIND_CONTAINER);
 }
 
 int main(void)

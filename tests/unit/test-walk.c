@@ -411,21 +411,42 @@ static void test_context(void **state)
 
 static void test_explain(void **state)
 {
+	struct sysdev_reason r;
 	struct sysdev *ctx;
-	char buf[512];
 
 	assert_int_equal(sysdev_new(*state, &ctx), 0);
-	assert_int_equal(sysdev_explain(ctx, "/devices/virtual/leds", buf, sizeof(buf)),
-			 SYSDEV_KIND_CLASS_DIR);
-	assert_non_null(strstr(buf, "is empty"));
-	assert_int_equal(sysdev_explain(ctx, "/devices/platform/omap_i2c.2/i2c-2/2-0045/net", buf,
-					sizeof(buf)),
+	/* empty, named after a class, in S/devices/virtual */
+	assert_int_equal(sysdev_explain(ctx, "/devices/virtual/leds", &r), SYSDEV_KIND_CLASS_DIR);
+	assert_int_equal(r.kind, SYSDEV_KIND_CLASS_DIR);
+	assert_int_equal(r.rule, SYSDEV_RULE_CLASS_DIR);
+	assert_true(r.name_is_class && r.parent_is_virtual && r.empty);
+	assert_false(r.parent_is_device || r.has_uevent || r.below_device);
+	assert_null(r.parent_devpath);
+	sysdev_reason_clear(&r);
+	/* class-named below a device, but holding attributes only */
+	assert_int_equal(sysdev_explain(ctx, "/devices/platform/omap_i2c.2/i2c-2/2-0045/net", &r),
 			 SYSDEV_KIND_ATTR_GROUP);
-	assert_non_null(strstr(buf, "holds no device directory"));
-	assert_int_equal(sysdev_explain(ctx, "/devices/platform/omap_i2c.2", buf, sizeof(buf)),
-			 SYSDEV_KIND_DEVICE);
-	assert_non_null(strstr(buf, "uevent"));
-	assert_int_equal(sysdev_explain(ctx, "/devices/nope", buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(r.rule, SYSDEV_RULE_BELOW_DEVICE);
+	assert_true(r.name_is_class && r.parent_is_device && r.below_device);
+	assert_false(r.empty || r.has_device_child);
+	assert_string_equal(r.parent_devpath, "/devices/platform/omap_i2c.2/i2c-2/2-0045");
+	sysdev_reason_clear(&r);
+	assert_null(r.parent_devpath);
+	assert_int_equal(sysdev_explain(ctx, "/devices/platform/omap_i2c.2", &r), SYSDEV_KIND_DEVICE);
+	assert_int_equal(r.rule, SYSDEV_RULE_UEVENT);
+	assert_true(r.has_uevent);
+	assert_string_equal(r.parent_devpath, "/devices/platform"); /* a device in this tree */
+	sysdev_reason_clear(&r);
+	assert_int_equal(sysdev_explain(ctx, "/devices", &r), SYSDEV_KIND_ROOT);
+	assert_int_equal(r.rule, SYSDEV_RULE_ROOT);
+	sysdev_reason_clear(&r);
+	assert_int_equal(sysdev_explain(ctx, "/devices/virtual", &r), SYSDEV_KIND_CONTAINER);
+	assert_int_equal(r.rule, SYSDEV_RULE_NO_DEVICE_ABOVE);
+	sysdev_reason_clear(&r);
+	assert_int_equal(sysdev_explain(ctx, "/devices/nope", &r), -ENOENT);
+	assert_null(r.parent_devpath);
+	assert_string_equal(sysdev_rule_to_string(SYSDEV_RULE_BELOW_DEVICE), "below-device");
+	assert_null(sysdev_rule_to_string(_SYSDEV_RULE_MAX));
 	sysdev_unref(ctx);
 }
 

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fd-util.h"
+#include "path-util.h"
+
+int open_dir_at(int dirfd, const char *name)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+int open_below(int dirfd, const char *path, const char **last)
+{
+	const char *p = path, *c;
+	size_t clen;
+	int fd;
+
+	fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while ((c = path_next_component(&p, &clen))) {
+		char comp[NAME_MAX + 1];
+		int nfd;
+
+		if (last && *p == '\0') {
+			*last = c;
+			break;
+		}
+		if (clen > NAME_MAX) {
+			close(fd);
+			return -ENAMETOOLONG;
+		}
+		memcpy(comp, c, clen);
+		comp[clen] = '\0';
+		if (strcmp(comp, "..") == 0 || strcmp(comp, ".") == 0) {
+			close(fd);
+			return -EINVAL;
+		}
+		nfd = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		close(fd);
+		if (nfd < 0)
+			return errno == ELOOP ? -ENOTDIR : -errno;
+		fd = nfd;
+	}
+	return fd;
+}
+
+/* 0 when @fd is a regular file, -EINVAL when not, or the errno of fstat. */
+static int fd_is_regular(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	return S_ISREG(st.st_mode) ? 0 : -EINVAL;
+}
+
+ssize_t read_file_at(int dirfd, const char *name, char *buf, size_t size, bool check_regular)
+{
+	size_t len = 0;
+	int fd, err;
+
+	if (size == 0)
+		return -EINVAL;
+	if (check_regular) {
+		struct stat st;
+
+		/* before the open: opening a device node can have effects of its own */
+		if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			return -errno;
+		if (!S_ISREG(st.st_mode))
+			return -EINVAL;
+	}
+	fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	/* and after it: it may have been replaced in between */
+	if (check_regular && (err = fd_is_regular(fd)) < 0)
+		goto out;
+	/*
+	 * One read is the whole file on sysfs; a short read on a regular file
+	 * is its end, which saves the final zero-length read.
+	 */
+	for (;;) {
+		ssize_t r = read(fd, buf + len, size - 1 - len);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			goto out;
+		}
+		len += (size_t)r;
+		if (r == 0 || len < size - 1)
+			break;
+		/* the buffer is full: is there more? */
+		char extra;
+
+		r = read(fd, &extra, 1);
+		if (r > 0) {
+			err = -EFBIG;
+			goto out;
+		}
+		break;
+	}
+	buf[len] = '\0';
+	err = (int)len;
+out:
+	close(fd);
+	return err;
+}
+
+ssize_t copy_read_file(int dirfd, const char *name, const struct stat *st, char *buf, size_t bound,
+		       bool *truncated)
+{
+	size_t len = 0;
+	ssize_t ret;
+	int fd;
+
+	*truncated = false;
+	if (!S_ISREG(st->st_mode))
+		return -EINVAL;
+	if (!(st->st_mode & (S_IRUSR | S_IRGRP | S_IROTH)))
+		return -EACCES; /* write-only: never opened for reading */
+	fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* it may have been replaced since the lstat: check again */
+	if ((ret = fd_is_regular(fd)) < 0)
+		goto out;
+	/* large reads only: sysfs refuses odd sizes on register windows */
+	while (len <= bound) {
+		ssize_t r = read(fd, buf + len, bound + 1 - len);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			ret = -errno;
+			goto out;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	if (len > bound) {
+		*truncated = true;
+		len = bound;
+	}
+	ret = (ssize_t)len;
+out:
+	close(fd);
+	return ret;
+}
+
+int write_all(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t w = write(fd, buf, len);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		buf += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+int create_file_excl(int dirfd, const char *name, const char *buf, size_t len, mode_t mode)
+{
+	int fd, err;
+
+	fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY,
+		    0600);
+	if (fd < 0)
+		return -errno;
+	err = write_all(fd, buf, len);
+	if (err == 0 && fchmod(fd, mode & 07777) < 0)
+		err = -errno;
+	if (close(fd) < 0 && err == 0)
+		err = -errno;
+	return err;
+}
+
+int readlink_alloc(int dirfd, const char *name, char **target)
+{
+	size_t size = 256;
+
+	for (;;) {
+		char *buf = malloc(size);
+		ssize_t len;
+
+		if (!buf)
+			return -ENOMEM;
+		len = readlinkat(dirfd, name, buf, size);
+		if (len < 0) {
+			int err = -errno;
+
+			free(buf);
+			return err;
+		}
+		if ((size_t)len < size) {
+			buf[len] = '\0';
+			*target = buf;
+			return 0;
+		}
+		free(buf);
+		if (size >= 1024 * 1024)
+			return -ENAMETOOLONG;
+		size *= 4;
+	}
+}
+
+int readlink_buf(int dirfd, const char *name, char *buf, size_t size, char **target)
+{
+	ssize_t len = readlinkat(dirfd, name, buf, size);
+
+	if (len < 0)
+		return -errno;
+	if ((size_t)len >= size)
+		return readlink_alloc(dirfd, name, target);
+	buf[len] = '\0';
+	*target = buf;
+	return 0;
+}
