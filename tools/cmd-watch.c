@@ -24,15 +24,17 @@ static void on_signal(int sig)
 
 /* The kind each device had when last seen, for its remove event. */
 struct seen {
-	char **paths;
-	int *kinds;
+	struct seen_device {
+		char *path;
+		int kind;
+	} *v;
 	size_t n, cap;
 };
 
 static int seen_find(const struct seen *s, const char *p)
 {
 	for (size_t i = s->n; i-- > 0;)
-		if (strcmp(s->paths[i], p) == 0)
+		if (strcmp(s->v[i].path, p) == 0)
 			return (int)i;
 	return -1;
 }
@@ -42,26 +44,15 @@ static void seen_note(struct seen *s, const char *p, int kind)
 	int i = seen_find(s, p);
 
 	if (i >= 0) {
-		s->kinds[i] = kind;
+		s->v[i].kind = kind;
 		return;
 	}
-	if (s->n == s->cap) {
-		size_t ncap = s->cap ? s->cap * 2 : 64;
-		char **np = realloc(s->paths, ncap * sizeof(*np));
-		int *nk;
-
-		if (!np)
-			return;
-		s->paths = np;
-		nk = realloc(s->kinds, ncap * sizeof(*nk));
-		if (!nk)
-			return;
-		s->kinds = nk;
-		s->cap = ncap;
-	}
-	s->paths[s->n] = strdup(p);
-	if (s->paths[s->n])
-		s->kinds[s->n++] = kind;
+	/* a device we cannot remember is reported with a null kind at its removal */
+	if (GROW(s->v, s->cap, s->n + 1) < 0)
+		return;
+	s->v[s->n].path = strdup(p);
+	if (s->v[s->n].path)
+		s->v[s->n++].kind = kind;
 }
 
 static void print_event(const struct options *o, const struct sysdev_event *ev, int kind)
@@ -177,7 +168,7 @@ int cmd_watch(struct sysdev *ctx, const struct options *o)
 			if (strcmp(action, "remove") == 0) {
 				/* gone: the kind it had when last seen */
 				i = seen_find(&seen, devpath);
-				kind = i >= 0 ? seen.kinds[i] : -1;
+				kind = i >= 0 ? seen.v[i].kind : -1;
 			} else if (kind >= 0) {
 				seen_note(&seen, devpath, kind);
 			}
@@ -196,9 +187,8 @@ int cmd_watch(struct sysdev *ctx, const struct options *o)
 		}
 	}
 	for (size_t i = 0; i < seen.n; i++)
-		free(seen.paths[i]);
-	free(seen.paths);
-	free(seen.kinds);
+		free(seen.v[i].path);
+	free(seen.v);
 	sysdev_monitor_unref(m);
 	return ret;
 }

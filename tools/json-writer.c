@@ -65,16 +65,9 @@ static void before_value(struct jw *w)
 static void open_container(struct jw *w, char c)
 {
 	before_value(w);
-	if (w->depth == w->cap) {
-		size_t ncap = w->cap ? w->cap * 2 : 64;
-		unsigned char *n = realloc(w->first, ncap);
-
-		if (!n) {
-			w->failed = true;
-			return;
-		}
-		w->first = n;
-		w->cap = ncap;
+	if (GROW(w->first, w->cap, w->depth + 1) < 0) {
+		w->failed = true;
+		return;
 	}
 	fputc(c, w->f);
 	w->first[w->depth++] = 1;
