@@ -66,7 +66,7 @@ def console(suites=None, top_plan=2, extra=(), leaks="", scanned=True,
 
 
 def judge(stage, text_lines):
-    c = kunit.Checks()
+    c = kunit.T.Checker()
     lines = [kunit.re.sub(r"^\[\s*\d+\.\d+\] ", "", x) for x in text_lines]
     res = {"done": True, "timed_out": False, "rc": 0, "seconds": 1.0,
            "log": "console"}
