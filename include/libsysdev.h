@@ -70,12 +70,12 @@ bool sysdev_is_bus_name(const struct sysdev *ctx, const char *name);
 
 /* What a directory under S/devices is (sysdev(7)). */
 enum sysdev_kind {
-	SYSDEV_KIND_ROOT = 0,    /* S/devices itself */
-	SYSDEV_KIND_CONTAINER,   /* not below a device: devices/virtual, ... */
-	SYSDEV_KIND_DEVICE,      /* holds a regular file "uevent" */
-	SYSDEV_KIND_CLASS_DIR,   /* class grouping directory */
-	SYSDEV_KIND_ATTR_GROUP,  /* any other directory below a device */
-	SYSDEV_KIND_UNKNOWN,     /* could not be read, and no uevent file seen: undecidable */
+	SYSDEV_KIND_ROOT = 0,	/* S/devices itself */
+	SYSDEV_KIND_CONTAINER,	/* not below a device: devices/virtual, ... */
+	SYSDEV_KIND_DEVICE,	/* holds a regular file "uevent" */
+	SYSDEV_KIND_CLASS_DIR,	/* class grouping directory */
+	SYSDEV_KIND_ATTR_GROUP, /* any other directory below a device */
+	SYSDEV_KIND_UNKNOWN,	/* could not be read, and no uevent file seen: undecidable */
 	_SYSDEV_KIND_MAX,
 };
 /* "root", "container", "device", "class-dir", "attr-group", "unknown" (static strings;
@@ -84,8 +84,8 @@ const char *sysdev_kind_to_string(enum sysdev_kind kind);
 
 enum sysdev_subsystem_kind {
 	SYSDEV_SUBSYSTEM_NONE = 0, /* no subsystem link, or it points elsewhere */
-	SYSDEV_SUBSYSTEM_BUS,      /* the link's target lies under S/bus */
-	SYSDEV_SUBSYSTEM_CLASS,    /* the link's target lies under S/class */
+	SYSDEV_SUBSYSTEM_BUS,	   /* the link's target lies under S/bus */
+	SYSDEV_SUBSYSTEM_CLASS,	   /* the link's target lies under S/class */
 };
 /* "bus", "class", or NULL for NONE */
 const char *sysdev_subsystem_kind_to_string(enum sysdev_subsystem_kind kind);
@@ -181,10 +181,10 @@ ssize_t sysdev_node_read_attribute(const struct sysdev_node *node, const char *n
 
 enum sysdev_walk_flags {
 	SYSDEV_WALK_ATTR_GROUPS = 1u << 0, /* report attr-group nodes too */
-	SYSDEV_WALK_UEVENT = 1u << 1,      /* read uevent of every device */
-	SYSDEV_WALK_SIBLINGS = 1u << 2,    /* exact has_next_sibling (costs a probe) */
-	SYSDEV_WALK_NO_LINKS = 1u << 3,    /* skip subsystem/driver readlink */
-	SYSDEV_WALK_ERRORS = 1u << 4,      /* report unreadable nodes even when hidden */
+	SYSDEV_WALK_UEVENT = 1u << 1,	   /* read uevent of every device */
+	SYSDEV_WALK_SIBLINGS = 1u << 2,	   /* exact has_next_sibling (costs a probe) */
+	SYSDEV_WALK_NO_LINKS = 1u << 3,	   /* skip subsystem/driver readlink */
+	SYSDEV_WALK_ERRORS = 1u << 4,	   /* report unreadable nodes even when hidden */
 };
 
 /* Returned by an enter callback: do not descend into this node. */
@@ -200,10 +200,10 @@ typedef int (*sysdev_walk_fn)(const struct sysdev_node *node, void *userdata);
 
 struct sysdev_walk_stats {
 	unsigned long directories; /* directories read */
-	unsigned long devices;     /* device nodes found */
-	unsigned long vanished;    /* gone between listing and opening (hotplug) */
+	unsigned long devices;	   /* device nodes found */
+	unsigned long vanished;	   /* gone between listing and opening (hotplug) */
 	unsigned long unreadable;  /* could not be opened or read (error set on node) */
-	unsigned long too_deep;    /* not descended: max_depth, descriptor or stack limit */
+	unsigned long too_deep;	   /* not descended: max_depth, descriptor or stack limit */
 	unsigned long reserved[8];
 };
 
@@ -227,10 +227,10 @@ int sysdev_classify(struct sysdev *ctx, const char *devpath);
 
 /* The rules of sysdev(7), in the order they are tried; the first that holds decides. */
 enum sysdev_rule {
-	SYSDEV_RULE_ROOT = 0,        /* S/devices itself: root */
-	SYSDEV_RULE_UEVENT,          /* holds a regular file named uevent: device */
-	SYSDEV_RULE_UNREADABLE,      /* could not be listed, no uevent seen: unknown */
-	SYSDEV_RULE_CLASS_DIR,       /* named after a class, its parent a device or
+	SYSDEV_RULE_ROOT = 0,	     /* S/devices itself: root */
+	SYSDEV_RULE_UEVENT,	     /* holds a regular file named uevent: device */
+	SYSDEV_RULE_UNREADABLE,	     /* could not be listed, no uevent seen: unknown */
+	SYSDEV_RULE_CLASS_DIR,	     /* named after a class, its parent a device or
 				      * S/devices/virtual, empty or holding device
 				      * directories: class-dir */
 	SYSDEV_RULE_BELOW_DEVICE,    /* any other directory below a device: attr-group */
@@ -244,14 +244,14 @@ const char *sysdev_rule_to_string(enum sysdev_rule rule);
 struct sysdev_reason {
 	enum sysdev_kind kind;
 	enum sysdev_rule rule;
-	bool has_uevent;        /* it holds a regular file named uevent */
-	bool name_is_class;     /* its name is an entry of S/class */
-	bool parent_is_device;  /* the directory above is a device */
+	bool has_uevent;	/* it holds a regular file named uevent */
+	bool name_is_class;	/* its name is an entry of S/class */
+	bool parent_is_device;	/* the directory above is a device */
 	bool parent_is_virtual; /* the directory above is S/devices/virtual */
-	bool below_device;      /* some directory above is a device */
-	bool empty;             /* it has no entries (looked at for class names only) */
-	bool has_device_child;  /* a subdirectory is a device (class names only) */
-	bool unreadable;        /* it could not be listed */
+	bool below_device;	/* some directory above is a device */
+	bool empty;		/* it has no entries (looked at for class names only) */
+	bool has_device_child;	/* a subdirectory is a device (class names only) */
+	bool unreadable;	/* it could not be listed */
 	/* The nearest device above, or NULL.  Owned by the reason: freed by
 	 * sysdev_reason_clear(). */
 	char *parent_devpath;
@@ -335,7 +335,8 @@ int sysdev_device_get_parent(struct sysdev_device *dev, struct sysdev_device **p
  * devices nor class grouping directories), sorted bytewise.  The directory
  * is listed on the first call.  Returns 0 and name @i in *@ret, -ENOENT past
  * the end, -ENODEV when the device's directory is gone, or the negative errno
- * that kept the directory from being listed (-EACCES, -ENOMEM, ...).  The names live as long as the device.
+ * that kept the directory from being listed (-EACCES, -ENOMEM, ...).  The names live as long as the
+ * device.
  */
 int sysdev_device_get_attribute_at(struct sysdev_device *dev, size_t i, const char **ret);
 int sysdev_device_get_group_at(struct sysdev_device *dev, size_t i, const char **ret);
@@ -413,9 +414,9 @@ typedef int (*sysdev_enumerator_fn)(struct sysdev_device *device, void *userdata
 int sysdev_enumerator_foreach(struct sysdev_enumerator *enumerator, sysdev_enumerator_fn fn,
 			      void *userdata);
 /*
- * The @i-th device found, or NULL past the end (no scan yet, or fewer found).  The enumerator keeps the
- * reference: take one with sysdev_device_ref() to keep the device after the
- * next scan or the enumerator's end.
+ * The @i-th device found, or NULL past the end (no scan yet, or fewer found).  The enumerator keeps
+ * the reference: take one with sysdev_device_ref() to keep the device after the next scan or the
+ * enumerator's end.
  */
 struct sysdev_device *sysdev_enumerator_get_device_at(const struct sysdev_enumerator *enumerator,
 						      size_t i);
@@ -479,8 +480,8 @@ int sysdev_event_get_placement(const struct sysdev_event *event);
 
 enum sysdev_latency_tolerance_kind {
 	SYSDEV_LT_ABSENT = 0, /* the device has no pm_qos_latency_tolerance_us */
-	SYSDEV_LT_AUTO,       /* "auto": the hardware may choose */
-	SYSDEV_LT_ANY,        /* "any": no requirement, hardware must not choose */
+	SYSDEV_LT_AUTO,	      /* "auto": the hardware may choose */
+	SYSDEV_LT_ANY,	      /* "any": no requirement, hardware must not choose */
 	SYSDEV_LT_VALUE,      /* a number of microseconds */
 	SYSDEV_LT_INVALID,    /* present, but unreadable or not auto, any or a number */
 };
@@ -497,16 +498,16 @@ enum sysdev_latency_tolerance_kind {
 int sysdev_parse_latency_tolerance(const char *text, int32_t *us);
 
 struct sysdev_power {
-	char runtime_status[32];         /* "" when absent */
-	char control[16];                /* "auto"/"on", "" when absent */
-	char wakeup[16];                 /* "enabled"/"disabled", "" when absent */
-	int64_t resume_latency_us;       /* -1 absent, -2 "n/a" (no constraint), else us */
-	int no_power_off;                /* -1 absent, else 0/1 */
+	char runtime_status[32];   /* "" when absent */
+	char control[16];	   /* "auto"/"on", "" when absent */
+	char wakeup[16];	   /* "enabled"/"disabled", "" when absent */
+	int64_t resume_latency_us; /* -1 absent, -2 "n/a" (no constraint), else us */
+	int no_power_off;	   /* -1 absent, else 0/1 */
 	enum sysdev_latency_tolerance_kind lt_kind;
-	int32_t lt_us;                   /* with SYSDEV_LT_VALUE */
-	int lt_error;                    /* with SYSDEV_LT_INVALID: -EBADMSG (unparseable),
-					    -EBADFD (not a regular file), -EACCES, ... */
-	char lt_text[24];                /* with -EBADMSG: what the file holds (cut) */
+	int32_t lt_us;	  /* with SYSDEV_LT_VALUE */
+	int lt_error;	  /* with SYSDEV_LT_INVALID: -EBADMSG (unparseable),
+			     -EBADFD (not a regular file), -EACCES, ... */
+	char lt_text[24]; /* with -EBADMSG: what the file holds (cut) */
 	unsigned char reserved[32];
 };
 
@@ -563,21 +564,20 @@ bool sysdev_stats_get_subsystem(const struct sysdev_stats *stats, size_t i, cons
 /* The walk's own counters (vanished, unreadable, ...). */
 const struct sysdev_walk_stats *sysdev_stats_get_walk(const struct sysdev_stats *stats);
 
-
 /* ------------------------------------------------------------------ */
 /* Capture and the fixture archive                                     */
 /* ------------------------------------------------------------------ */
 
 /* What a capture (or an archive pack) copied and what it left out. */
 struct sysdev_capture_stats {
-	unsigned long files;      /* regular files written */
-	unsigned long dirs;       /* directories created */
-	unsigned long links;      /* symbolic links created (their text as it is) */
-	unsigned long skipped;    /* source trouble: unreadable (written empty), vanished,
+	unsigned long files;	  /* regular files written */
+	unsigned long dirs;	  /* directories created */
+	unsigned long links;	  /* symbolic links created (their text as it is) */
+	unsigned long skipped;	  /* source trouble: unreadable (written empty), vanished,
 				     FIFO/socket/device node (not written), too deep */
 	unsigned long truncated;  /* files cut at their bound */
 	unsigned long write_only; /* files without any read bit: written empty, never opened */
-	unsigned long emptied;    /* contents left out on purpose (SLIM, PUBLIC) */
+	unsigned long emptied;	  /* contents left out on purpose (SLIM, PUBLIC) */
 	unsigned long long bytes; /* bytes of file contents written */
 	unsigned long reserved[8];
 };

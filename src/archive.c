@@ -410,18 +410,18 @@ static int check_target(const char *s, size_t len, int dir_depth)
 }
 
 struct dirrec {
-	size_t off;   /* path in the arena */
+	size_t off; /* path in the arena */
 	size_t line;
 	mode_t mode;
 };
 
 struct unpacker {
 	int top;
-	int cfd;        /* cached parent directory */
-	char *cpath;    /* its path (components joined by '/') */
+	int cfd;     /* cached parent directory */
+	char *cpath; /* its path (components joined by '/') */
 	size_t clen, ccap;
 	bool cvalid;
-	char *tmp;      /* scratch for component names */
+	char *tmp; /* scratch for component names */
 	size_t tmp_cap;
 	struct dirrec *dirs;
 	size_t ndirs, dirs_cap;
@@ -435,7 +435,7 @@ struct unpacker {
  * was not declared before it (-ENOENT).  Open addressing over an arena.
  */
 struct path_index {
-	size_t *slots;          /* arena offset + 1, 0 = empty */
+	size_t *slots; /* arena offset + 1, 0 = empty */
 	size_t nslots, n;
 	char *arena;
 	size_t len, cap;
@@ -703,7 +703,8 @@ _public_ int sysdev_archive_unpack_buffer(const char *buf, size_t len, int dest_
 		line++;
 		*bad_line = line;
 		if (line == 1) {
-			if (llen != strlen(ARCHIVE_HEADER) || memcmp(p, ARCHIVE_HEADER, llen) != 0) {
+			if (llen != strlen(ARCHIVE_HEADER) ||
+			    memcmp(p, ARCHIVE_HEADER, llen) != 0) {
 				err = -EBADMSG;
 				break;
 			}
@@ -772,7 +773,7 @@ _public_ int sysdev_archive_unpack_buffer(const char *buf, size_t len, int dest_
 			if (err < 0)
 				break;
 		}
-next:
+	next:
 		p = nl ? nl + 1 : end;
 	}
 	if (err == 0 && line == 0) {

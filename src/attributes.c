@@ -34,10 +34,10 @@ static int set_add(struct name_set *set, size_t *cap, const char *name)
 static bool is_group(struct sysdev_device *dev, int fd, const char *name)
 {
 	struct dir_probe d = {
-		.name = name,
-		.place = {.parent_is_device = true, .below_device = true},
-		.parent_fd = fd,
-		.fd = -1,
+	    .name = name,
+	    .place = {.parent_is_device = true, .below_device = true},
+	    .parent_fd = fd,
+	    .fd = -1,
 	};
 	struct dir_facts f;
 
@@ -112,7 +112,8 @@ static bool attr_name_ok(const char *name)
 	while (*p) {
 		size_t len = strcspn(p, "/");
 
-		if (len == 0 || (len == 1 && p[0] == '.') || (len == 2 && p[0] == '.' && p[1] == '.'))
+		if (len == 0 || (len == 1 && p[0] == '.') ||
+		    (len == 2 && p[0] == '.' && p[1] == '.'))
 			return false;
 		p += len;
 		if (*p == '/')

@@ -30,15 +30,15 @@ struct capture {
 	struct sysdev *ctx;
 	unsigned flags;
 	struct sysdev_capture_stats *st;
-	const char *start;  /* devpath of the start */
-	bool filter_links;  /* keep only links into the start's subtree */
-	int base_fd;        /* destination directory that receives the start */
-	dev_t dest_dev;     /* the destination itself: never copied into itself */
+	const char *start; /* devpath of the start */
+	bool filter_links; /* keep only links into the start's subtree */
+	int base_fd;	   /* destination directory that receives the start */
+	dev_t dest_dev;	   /* the destination itself: never copied into itself */
 	ino_t dest_ino;
-	int *dfd;           /* destination directory per depth of the walk */
-	mode_t *dmode;      /* its mode, applied when the walk leaves it */
+	int *dfd;      /* destination directory per depth of the walk */
+	mode_t *dmode; /* its mode, applied when the walk leaves it */
 	size_t cap;
-	char *buf;          /* SYSDEV_CAPTURE_BIN_MAX + 1 bytes */
+	char *buf; /* SYSDEV_CAPTURE_BIN_MAX + 1 bytes */
 };
 
 /*
@@ -203,7 +203,8 @@ static int cap_enter(const struct sysdev_node *node, void *data)
 		c->st->skipped++; /* unreadable: kept as an empty directory */
 		return 0;
 	}
-	in_power = sysdev_node_get_kind(node) == SYSDEV_KIND_ATTR_GROUP && strcmp(name, "power") == 0;
+	in_power =
+	    sysdev_node_get_kind(node) == SYSDEV_KIND_ATTR_GROUP && strcmp(name, "power") == 0;
 	for (size_t i = 0;; i++) {
 		unsigned char type;
 		const char *e = sysdev_node_get_entry_at(node, i, &type);
@@ -239,8 +240,8 @@ static int cap_leave(const struct sysdev_node *node, void *data)
  * A source symlink is copied as a link and not entered: returns 0 with the
  * fds at -1, as for a missing source.  Returns 1 with both fds open.
  */
-static int mirror_dir(struct capture *c, int sfd, int dfd, const char *name, int *nsfd,
-		      int *ndfd, mode_t *mode)
+static int mirror_dir(struct capture *c, int sfd, int dfd, const char *name, int *nsfd, int *ndfd,
+		      mode_t *mode)
 {
 	struct stat st;
 
@@ -383,7 +384,8 @@ static int copy_bus(struct capture *c, int sfd, int dfd, const char *name)
 
 /* Mirror S/@top and, in each of its subdirectories, what @copy_one copies. */
 static int copy_subsystem_dirs(struct capture *c, int dest, const char *top,
-			       int (*copy_one)(struct capture *c, int sfd, int dfd, const char *name))
+			       int (*copy_one)(struct capture *c, int sfd, int dfd,
+					       const char *name))
 {
 	int err, sfd, dfd;
 	struct dir_list l = {0};

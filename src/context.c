@@ -47,16 +47,19 @@ _public_ int sysdev_new(const char *root, struct sysdev **out)
 	 * (as lsblk --sysroot takes) whose sys/ holds one: then sys/ is the root. */
 	if (fstatat(ctx->root_fd, "devices", &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		err = -errno;
-		if (err == -ENOENT && fstatat(ctx->root_fd, "sys/devices", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		if (err == -ENOENT &&
+		    fstatat(ctx->root_fd, "sys/devices", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		    S_ISDIR(st.st_mode)) {
-			int sys_fd = openat(ctx->root_fd, "sys", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			int sys_fd = openat(ctx->root_fd, "sys",
+					    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			char *sys_root;
 
 			if (sys_fd < 0) {
 				err = -errno;
 				goto fail;
 			}
-			if (asprintf(&sys_root, "%s%s", strcmp(ctx->root, "/") ? ctx->root : "", "/sys") < 0) {
+			if (asprintf(&sys_root, "%s%s", strcmp(ctx->root, "/") ? ctx->root : "",
+				     "/sys") < 0) {
 				close(sys_fd);
 				err = -ENOMEM;
 				goto fail;
@@ -77,7 +80,8 @@ _public_ int sysdev_new(const char *root, struct sysdev **out)
 	{
 		struct statfs sfs;
 
-		ctx->sysfs = fstatfs(ctx->root_fd, &sfs) == 0 && sfs.f_type == 0x62656572; /* SYSFS_MAGIC */
+		ctx->sysfs =
+		    fstatfs(ctx->root_fd, &sfs) == 0 && sfs.f_type == 0x62656572; /* SYSFS_MAGIC */
 	}
 	/* The running system's sysfs (device nodes in /dev then belong to it). */
 	if (fstat(ctx->root_fd, &st) == 0 && stat("/sys", &live) == 0)
@@ -143,12 +147,12 @@ _public_ bool sysdev_is_bus_name(const struct sysdev *ctx, const char *name)
 _public_ const char *sysdev_kind_to_string(enum sysdev_kind kind)
 {
 	static const char *const names[] = {
-		[SYSDEV_KIND_ROOT] = "root",
-		[SYSDEV_KIND_CONTAINER] = "container",
-		[SYSDEV_KIND_DEVICE] = "device",
-		[SYSDEV_KIND_CLASS_DIR] = "class-dir",
-		[SYSDEV_KIND_ATTR_GROUP] = "attr-group",
-		[SYSDEV_KIND_UNKNOWN] = "unknown",
+	    [SYSDEV_KIND_ROOT] = "root",
+	    [SYSDEV_KIND_CONTAINER] = "container",
+	    [SYSDEV_KIND_DEVICE] = "device",
+	    [SYSDEV_KIND_CLASS_DIR] = "class-dir",
+	    [SYSDEV_KIND_ATTR_GROUP] = "attr-group",
+	    [SYSDEV_KIND_UNKNOWN] = "unknown",
 	};
 
 	if ((unsigned)kind >= ARRAY_SIZE(names))

@@ -7,19 +7,19 @@
 struct sysdev_device {
 	int refcount;
 	struct sysdev *ctx;
-	int fd;                  /* the device directory */
+	int fd; /* the device directory */
 	char *devpath;
-	const char *name;        /* last component of devpath */
+	const char *name; /* last component of devpath */
 	char *parent_devpath;
 	char *class_dir;
 	char *subsystem;
 	enum sysdev_subsystem_kind subsystem_kind;
 	char *driver;
 	struct uevent uevent;
-	bool has_dev;            /* a regular "dev" attribute: the device has a number */
+	bool has_dev; /* a regular "dev" attribute: the device has a number */
 	/* filled on first use by objects the enumerator makes (fd < 0 until then) */
-	bool ancestry_pending;   /* parent_devpath and class_dir not yet looked up */
-	bool uevent_pending;     /* the uevent file not yet read */
+	bool ancestry_pending; /* parent_devpath and class_dir not yet looked up */
+	bool uevent_pending;   /* the uevent file not yet read */
 	/* attributes.c, filled on first use */
 	bool listed;
 	struct name_set attrs;

@@ -94,7 +94,7 @@ _public_ int sysdev_device_new_from_devpath(struct sysdev *ctx, const char *devp
 		 * attribute, "/devices/.../uevent/"), or nothing at all.
 		 */
 		err = fstatat(ctx->root_fd, devpath + 1, &st, AT_SYMLINK_NOFOLLOW) == 0 ? -ENODEV
-											 : -ENOENT;
+											: -ENOENT;
 	}
 	if (err < 0)
 		return err;
@@ -125,8 +125,8 @@ static int open_devpath_fast(struct sysdev *ctx, const char *devpath)
 {
 #ifdef SYS_openat2
 	struct open_how how = {
-		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
-		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+	    .flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+	    .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
 	};
 	long fd = syscall(SYS_openat2, ctx->root_fd, devpath + 1, &how, sizeof(how));
 
@@ -270,7 +270,8 @@ static int device_new_from_index_entry(struct sysdev *ctx, const char *entry,
 	err = resolve_in_root(ctx, entry, &devpath);
 	if (err < 0)
 		return err == -ENOTDIR ? -ENOENT : err;
-	err = devpath_is_valid(devpath) ? sysdev_device_new_from_devpath(ctx, devpath, out) : -ENOENT;
+	err =
+	    devpath_is_valid(devpath) ? sysdev_device_new_from_devpath(ctx, devpath, out) : -ENOENT;
 	free(devpath);
 	return err;
 }
@@ -283,7 +284,8 @@ _public_ int sysdev_device_new_from_devnum(struct sysdev *ctx, char type, unsign
 	if (!ctx || !out || (type != 'b' && type != 'c'))
 		return -EINVAL;
 	*out = NULL;
-	snprintf(entry, sizeof(entry), "/dev/%s/%u:%u", type == 'b' ? "block" : "char", major, minor);
+	snprintf(entry, sizeof(entry), "/dev/%s/%u:%u", type == 'b' ? "block" : "char", major,
+		 minor);
 	return device_new_from_index_entry(ctx, entry, out);
 }
 
@@ -325,8 +327,9 @@ static int lookup_devnode(struct sysdev *ctx, const char *node, char **devpath)
 	int err;
 
 	if (ctx->live && stat(node, &st) == 0 && (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode))) {
-		snprintf(link, sizeof(link), "/dev/%s/%u:%u", S_ISBLK(st.st_mode) ? "block" : "char",
-			 major(st.st_rdev), minor(st.st_rdev));
+		snprintf(link, sizeof(link), "/dev/%s/%u:%u",
+			 S_ISBLK(st.st_mode) ? "block" : "char", major(st.st_rdev),
+			 minor(st.st_rdev));
 		err = resolve_in_root(ctx, link, devpath);
 		if (err == 0)
 			return 0;
@@ -352,7 +355,8 @@ static int lookup_devnode(struct sysdev *ctx, const char *node, char **devpath)
 				continue;
 			}
 			fd = open_devpath(ctx, res);
-			/* a hand-made tree: only a regular uevent is read (no FIFO, no device node) */
+			/* a hand-made tree: only a regular uevent is read (no FIFO, no device node)
+			 */
 			if (fd >= 0 && dir_has_uevent(fd) && uevent_read_at(&u, fd) == 0) {
 				dn = uevent_get(&u, "DEVNAME");
 				if (dn && strcmp(dn, node + 5) == 0) {
@@ -467,7 +471,8 @@ _public_ const char *sysdev_device_get_subsystem(const struct sysdev_device *dev
 	return dev ? dev->subsystem : NULL;
 }
 
-_public_ enum sysdev_subsystem_kind sysdev_device_get_subsystem_kind(const struct sysdev_device *dev)
+_public_ enum sysdev_subsystem_kind
+sysdev_device_get_subsystem_kind(const struct sysdev_device *dev)
 {
 	return dev && dev->subsystem ? dev->subsystem_kind : SYSDEV_SUBSYSTEM_NONE;
 }

@@ -26,9 +26,9 @@ struct name_set {
 struct sysdev {
 	int refcount;
 	int root_fd;
-	char *root;          /* as given, trailing slashes removed ("/" stays "/") */
-	bool live;           /* the root is the running system's /sys */
-	bool sysfs;          /* the root is a sysfs mount (kernfs fills getdents fully) */
+	char *root; /* as given, trailing slashes removed ("/" stays "/") */
+	bool live;  /* the root is the running system's /sys */
+	bool sysfs; /* the root is a sysfs mount (kernfs fills getdents fully) */
 	struct name_set classes;
 	struct name_set buses;
 };
@@ -49,13 +49,13 @@ int open_devpath(const struct sysdev *ctx, const char *devpath);
 
 /* uevent.c */
 struct uevent {
-	char *buf;           /* the file, with '\n' turned into '\0' */
+	char *buf; /* the file, with '\n' turned into '\0' */
 	size_t len;
 	size_t cap;
-	const char **keys;   /* pointers into buf */
+	const char **keys; /* pointers into buf */
 	const char **values;
 	size_t n, keys_cap;
-	char devnum[32];     /* "MAJOR:MINOR" or "" */
+	char devnum[32]; /* "MAJOR:MINOR" or "" */
 };
 /* Parse @len bytes already in u->buf. */
 int uevent_parse(struct uevent *u, size_t len);

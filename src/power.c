@@ -184,7 +184,8 @@ _public_ int sysdev_device_set_latency_tolerance(struct sysdev_device *dev, cons
 		goto out;
 	}
 	/* O_TRUNC as a shell's '>' does: sysfs ignores it, a captured file needs it. */
-	fd = openat(pfd, LT_ATTR, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	fd = openat(pfd, LT_ATTR,
+		    O_WRONLY | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
 		err = -errno;
 		goto out;

@@ -155,7 +155,8 @@ static int count_status(struct sysdev *ctx, const char *top, const char *sub, st
 			for (size_t j = 0; j < inner.n && err >= 0; j++) {
 				char *path;
 
-				if (asprintf(&path, "%s/power/runtime_status", inner.names[j]) < 0) {
+				if (asprintf(&path, "%s/power/runtime_status", inner.names[j]) <
+				    0) {
 					err = -ENOMEM;
 					break;
 				}

@@ -30,21 +30,21 @@ struct sysdev_node {
 	int fd;
 	int error;
 	const char *name;
-	size_t path_len;      /* length of this node's devpath in w->path */
+	size_t path_len; /* length of this node's devpath in w->path */
 	enum sysdev_kind kind;
 	bool is_device;
-	bool below_device;    /* an ancestor is a device */
+	bool below_device; /* an ancestor is a device */
 	bool has_next;
-	bool truncated;       /* shown subdirectories left unentered (depth limit) */
+	bool truncated; /* shown subdirectories left unentered (depth limit) */
 	bool uevent_read;
-	bool has_dev;         /* a "dev" attribute: the kernel gave it a number */
+	bool has_dev; /* a "dev" attribute: the kernel gave it a number */
 
 	struct dir_list list; /* its entries, sorted by name; an entry's mark caches
 			       * probe_shown(): -1 not probed, 0 hidden, 1 shown */
 
-	const char *parent;   /* devpath of the nearest device above */
+	const char *parent; /* devpath of the nearest device above */
 	const char *class_dir;
-	struct sbuf self;     /* this device's devpath, for its descendants */
+	struct sbuf self; /* this device's devpath, for its descendants */
 	struct sbuf subsystem;
 	struct sbuf driver;
 	bool has_subsystem, has_driver;
@@ -63,7 +63,7 @@ struct walker {
 	size_t path_cap;
 	struct sysdev_node **levels;
 	size_t nlevels;
-	char *linkbuf;        /* readlinkat scratch */
+	char *linkbuf; /* readlinkat scratch */
 	/* the start's context, from its ancestors */
 	char *start_parent;
 	char *start_class_dir;
@@ -213,9 +213,9 @@ static bool path_is_virtual_root(const struct walker *w, size_t len)
 static struct dir_place place_below(const struct walker *w, const struct sysdev_node *parent)
 {
 	return (struct dir_place){
-		.parent_is_device = parent->is_device,
-		.parent_is_virtual = path_is_virtual_root(w, parent->path_len),
-		.below_device = parent->is_device || parent->below_device,
+	    .parent_is_device = parent->is_device,
+	    .parent_is_virtual = path_is_virtual_root(w, parent->path_len),
+	    .below_device = parent->is_device || parent->below_device,
 	};
 }
 
@@ -226,12 +226,12 @@ static struct dir_place place_below(const struct walker *w, const struct sysdev_
 static void decide_kind(struct walker *w, struct sysdev_node *l, struct sysdev_node *parent)
 {
 	struct dir_probe d = {
-		.name = l->name,
-		.place = parent ? place_below(w, parent) : w->start_place,
-		.parent_fd = parent ? parent->fd : -1,
-		.fd = l->fd,
-		.list = &l->list,
-		.error = l->error,
+	    .name = l->name,
+	    .place = parent ? place_below(w, parent) : w->start_place,
+	    .parent_fd = parent ? parent->fd : -1,
+	    .fd = l->fd,
+	    .list = &l->list,
+	    .error = l->error,
 	};
 	struct dir_facts f;
 
@@ -250,11 +250,11 @@ static bool is_shown(const struct walker *w, enum sysdev_kind kind)
 static bool probe_shown(struct walker *w, struct sysdev_node *l, struct dir_entry *e)
 {
 	struct dir_probe d = {
-		.name = e->name,
-		.place = place_below(w, l),
-		.parent_fd = l->fd,
-		.fd = -1,
-		.list_flags = w->ctx->sysfs ? DIR_LIST_KERNFS : 0,
+	    .name = e->name,
+	    .place = place_below(w, l),
+	    .parent_fd = l->fd,
+	    .fd = -1,
+	    .list_flags = w->ctx->sysfs ? DIR_LIST_KERNFS : 0,
 	};
 	struct dir_facts f;
 
@@ -440,8 +440,7 @@ static int visit(struct walker *w, unsigned depth, struct sysdev_node *parent)
 			return err;
 	}
 	/* a directory that could not be read is never silently hidden; the start always shows */
-	shown = is_shown(w, l->kind) || depth == 0 ||
-		(l->error && (w->flags & SYSDEV_WALK_ERRORS));
+	shown = is_shown(w, l->kind) || depth == 0 || (l->error && (w->flags & SYSDEV_WALK_ERRORS));
 	/* the frame address, not a local's: sanitizers may move locals to the heap */
 	too_deep = depth + 1 >= SYSDEV_MAX_DEPTH ||
 		   (w->stack_floor && (uintptr_t)__builtin_frame_address(0) < w->stack_floor);
@@ -508,8 +507,8 @@ _public_ int sysdev_walk(struct sysdev *ctx, const char *start, unsigned flags, 
 		return -EINVAL;
 	w.ctx = ctx;
 	w.flags = flags;
-	w.max_depth = max_depth < 0 || max_depth >= SYSDEV_MAX_DEPTH ? SYSDEV_MAX_DEPTH
-								    : (unsigned)max_depth;
+	w.max_depth =
+	    max_depth < 0 || max_depth >= SYSDEV_MAX_DEPTH ? SYSDEV_MAX_DEPTH : (unsigned)max_depth;
 	w.enter = enter;
 	w.leave = leave;
 	w.userdata = userdata;
@@ -626,7 +625,8 @@ _public_ const char *sysdev_node_get_subsystem(const struct sysdev_node *node)
 
 _public_ enum sysdev_subsystem_kind sysdev_node_get_subsystem_kind(const struct sysdev_node *node)
 {
-	return node->is_device && node->has_subsystem ? node->subsystem_kind : SYSDEV_SUBSYSTEM_NONE;
+	return node->is_device && node->has_subsystem ? node->subsystem_kind
+						      : SYSDEV_SUBSYSTEM_NONE;
 }
 
 _public_ const char *sysdev_node_get_driver(const struct sysdev_node *node)

@@ -56,8 +56,8 @@ void links_free(struct links *l)
 	free(l->v);
 }
 
-int devs_add(struct devs *d, const char *devpath, const char *subsystem,
-		    const char *driver, const char *devtype, const char *devnum, const char *parent)
+int devs_add(struct devs *d, const char *devpath, const char *subsystem, const char *driver,
+	     const char *devtype, const char *devnum, const char *parent)
 {
 	struct dev *x;
 
@@ -65,12 +65,12 @@ int devs_add(struct devs *d, const char *devpath, const char *subsystem,
 		return -ENOMEM;
 	x = &d->v[d->n];
 	*x = (struct dev){
-		.devpath = strdup(devpath),
-		.subsystem = strdup_or_null(subsystem),
-		.driver = strdup_or_null(driver),
-		.devtype = strdup_or_null(devtype),
-		.devnum = strdup_or_null(devnum),
-		.parent = strdup_or_null(parent),
+	    .devpath = strdup(devpath),
+	    .subsystem = strdup_or_null(subsystem),
+	    .driver = strdup_or_null(driver),
+	    .devtype = strdup_or_null(devtype),
+	    .devnum = strdup_or_null(devnum),
+	    .parent = strdup_or_null(parent),
 	};
 	d->n++;
 	if (!x->devpath || (subsystem && !x->subsystem) || (driver && !x->driver) ||
@@ -350,10 +350,13 @@ int udev_collect(struct devs *out)
 	}
 	err = udev_enumerate_scan_devices(e);
 	if (err < 0)
-		warnx_("libudev", "scanning /sys reported an error: %s (the list may be "
-				  "incomplete)", strerror(-err));
+		warnx_("libudev",
+		       "scanning /sys reported an error: %s (the list may be "
+		       "incomplete)",
+		       strerror(-err));
 	err = 0;
-	udev_list_entry_foreach(entry, udev_enumerate_get_list_entry(e)) {
+	udev_list_entry_foreach(entry, udev_enumerate_get_list_entry(e))
+	{
 		const char *syspath = udev_list_entry_get_name(entry);
 		struct udev_device *d = udev_device_new_from_syspath(udev, syspath);
 		struct udev_device *p;
@@ -379,8 +382,9 @@ int udev_collect(struct devs *out)
 		p = udev_device_get_parent(d); /* owned by d */
 		if (p)
 			parent = udev_device_get_devpath(p);
-		err = devs_add(out, devpath, udev_device_get_subsystem(d), udev_device_get_driver(d),
-			       udev_device_get_devtype(d), devnum_s, parent);
+		err =
+		    devs_add(out, devpath, udev_device_get_subsystem(d), udev_device_get_driver(d),
+			     udev_device_get_devtype(d), devnum_s, parent);
 		udev_device_unref(d);
 		if (err < 0)
 			break;

@@ -13,8 +13,8 @@
 struct dev {
 	char *devpath;
 	char *subsystem, *driver, *devtype, *devnum, *parent;
-	bool listed;    /* walk: libudev lists it */
-	bool linked;    /* walk: an entry of the lists links to it */
+	bool listed; /* walk: libudev lists it */
+	bool linked; /* walk: an entry of the lists links to it */
 };
 
 struct devs {
@@ -23,10 +23,10 @@ struct devs {
 };
 
 struct link {
-	char *list;     /* "/class/net/lo" */
-	char *target;   /* devpath it resolves to, or NULL */
+	char *list;   /* "/class/net/lo" */
+	char *target; /* devpath it resolves to, or NULL */
 	const char *reason;
-	char *detail;   /* what made it fail, or NULL */
+	char *detail; /* what made it fail, or NULL */
 };
 
 struct links {

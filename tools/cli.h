@@ -22,12 +22,12 @@ enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
 struct options {
 	const char *root;
-	const char *start;        /* positional START, any DEVICE form or devpath */
+	const char *start; /* positional START, any DEVICE form or devpath */
 	bool json;
 	bool all;
 	bool attrs;
 	bool power;
-	int depth;                /* -1: unlimited */
+	int depth; /* -1: unlimited */
 	/* filters: any one of each list (OR), every --match (AND), options combined by AND */
 	const char **subsystems;
 	size_t n_subsystems;
@@ -35,7 +35,7 @@ struct options {
 	size_t n_drivers;
 	const char **sysnames;
 	size_t n_sysnames;
-	const char **matches;     /* KEY=GLOB */
+	const char **matches; /* KEY=GLOB */
 	size_t n_matches;
 	bool unlinked;
 	/* columns and formats */
@@ -50,15 +50,15 @@ struct options {
 	bool watch;
 	const char *parents;
 	const char *explain;
-	const char *properties;   /* --properties DEVICE */
-	bool export_values;       /* --export: KEY='VALUE' */
+	const char *properties; /* --properties DEVICE */
+	bool export_values;	/* --export: KEY='VALUE' */
 	const char *set_lt_value;
-	const char *lt_device;    /* --set- or --get-latency-tolerance */
+	const char *lt_device; /* --set- or --get-latency-tolerance */
 	bool get_lt;
 	const char *capture_dir;
 	const char *diff_old, *diff_new;
 	const char *diff_old_label, *diff_new_label; /* as typed (an archive's name) */
-	const char *format;       /* --format: text, json, openmetrics (--stats), jsonl (--diff) */
+	const char *format; /* --format: text, json, openmetrics (--stats), jsonl (--diff) */
 };
 
 /* sysdev-tree.c */
@@ -92,8 +92,8 @@ extern bool stdout_closed;
 bool str_eq_or_null(const char *a, const char *b); /* NULL equals only NULL */
 
 /* escape.c: escaping for text and JSON output */
-void fput_text(FILE *f, const char *s);            /* one line stays one line */
-void fput_json_string(FILE *f, const char *s);     /* "..." or null when s is NULL */
+void fput_text(FILE *f, const char *s);	       /* one line stays one line */
+void fput_json_string(FILE *f, const char *s); /* "..." or null when s is NULL */
 /* The same for @len bytes that may hold NULs (binary attributes): \x00, \u0000. */
 void fput_text_len(FILE *f, const char *s, size_t len);
 void fput_json_string_len(FILE *f, const char *s, size_t len);
@@ -129,19 +129,19 @@ void fput_label_value(FILE *f, const char *s);
  * others counted, so a run says what went wrong in one line.
  */
 struct walk_errors {
-	char *first;          /* syspath of the first unreadable directory */
+	char *first; /* syspath of the first unreadable directory */
 	int first_err;
 	unsigned long n;
 };
 void walk_error_note(struct walk_errors *e, struct sysdev *ctx, const struct sysdev_node *node);
 /* out-tree.c: warn about what a walk skipped (one line); returns the exit status */
-int report_walk(struct sysdev *ctx, const char *start, int err,
-		const struct sysdev_walk_stats *st, struct walk_errors *e);
+int report_walk(struct sysdev *ctx, const char *start, int err, const struct sysdev_walk_stats *st,
+		struct walk_errors *e);
 
 /* select.c: the devices the filters select, and their ancestors, in walk order */
 struct selection {
-	char **paths;          /* devpaths, walk order, no duplicates */
-	unsigned char *next;   /* the path has a later sibling in paths */
+	char **paths;	     /* devpaths, walk order, no duplicates */
+	unsigned char *next; /* the path has a later sibling in paths */
 	size_t n;
 };
 bool filters_given(const struct options *o);

@@ -145,8 +145,9 @@ int cmd_check_udev(struct sysdev *ctx, const struct options *o)
 	/* libudev's view first needs /sys to be the root */
 	err = bind_root_over_sys(root, &step);
 	if (err < 0) {
-		warnx_(root, "libudev reads /sys only, and binding this root over /sys in a "
-			     "private mount namespace failed: %s: %s",
+		warnx_(root,
+		       "libudev reads /sys only, and binding this root over /sys in a "
+		       "private mount namespace failed: %s: %s",
 		       step, strerror(-err));
 		fprintf(stderr,
 			"%s: run it as root, or bind the tree yourself where you may:\n"
@@ -233,11 +234,12 @@ int cmd_check_udev(struct sysdev *ctx, const struct options *o)
 		fputs("{\n  \"sysfs\": ", stdout);
 		fput_json_string(stdout, root);
 		printf(",\n  \"agree\": %s,\n", listed ? "true" : "false");
-		printf("  \"counts\": {\"walk\": %zu, \"udev\": %zu, \"links\": %zu, \"both\": %zu, "
-		       "\"udev_only\": %zu, \"links_udev_misses\": %zu, \"differences\": %zu, "
-		       "\"not_linked\": %zu, \"with_subsystem_not_listed\": %zu},\n",
-		       walk.n, udev.n, links.n, n_both, n_udev_only, n_bad_links, diffs.n,
-		       n_not_linked, n_sub_unlisted);
+		printf(
+		    "  \"counts\": {\"walk\": %zu, \"udev\": %zu, \"links\": %zu, \"both\": %zu, "
+		    "\"udev_only\": %zu, \"links_udev_misses\": %zu, \"differences\": %zu, "
+		    "\"not_linked\": %zu, \"with_subsystem_not_listed\": %zu},\n",
+		    walk.n, udev.n, links.n, n_both, n_udev_only, n_bad_links, diffs.n,
+		    n_not_linked, n_sub_unlisted);
 		fputs("  \"udev_only\": [", stdout);
 		first = true;
 		for (size_t i = 0; i < udev.n; i++) {
@@ -310,9 +312,10 @@ int cmd_check_udev(struct sysdev *ctx, const struct options *o)
 		       "fields; S/bus and S/class link to no other device\n",
 		       udev.n);
 	else
-		printf(": DISAGREE: %zu listed by libudev but not found by the walk, %zu entries of "
-		       "S/bus or S/class that libudev does not list, %zu field differences\n",
-		       n_udev_only, n_bad_links, diffs.n);
+		printf(
+		    ": DISAGREE: %zu listed by libudev but not found by the walk, %zu entries of "
+		    "S/bus or S/class that libudev does not list, %zu field differences\n",
+		    n_udev_only, n_bad_links, diffs.n);
 	printf("  walk: %zu devices; libudev: %zu devices; S/bus and S/class: %zu entries\n",
 	       walk.n, udev.n, links.n);
 	for (size_t i = 0; i < udev.n; i++) {

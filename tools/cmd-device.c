@@ -52,8 +52,8 @@ static void device_line(const struct options *o, struct sysdev_device *dev, bool
 		fputs(", \"subsystem\": ", stdout);
 		fput_json_string(stdout, sub);
 		fputs(", \"subsystem_kind\": ", stdout);
-		fput_json_string(stdout, sysdev_subsystem_kind_to_string(
-						 sysdev_device_get_subsystem_kind(dev)));
+		fput_json_string(
+		    stdout, sysdev_subsystem_kind_to_string(sysdev_device_get_subsystem_kind(dev)));
 		fputs(", \"driver\": ", stdout);
 		fput_json_string(stdout, drv);
 		fputs(", \"parent\": ", stdout);
@@ -88,9 +88,9 @@ static void device_line(const struct options *o, struct sysdev_device *dev, bool
 	fputs("          subsystem: ", stdout);
 	if (sub) {
 		fput_text(stdout, sub);
-		fprintf(stdout, " (%s)", sysdev_subsystem_kind_to_string(
-						 sysdev_device_get_subsystem_kind(dev))
-						 ?: "neither bus nor class");
+		fprintf(stdout, " (%s)",
+			sysdev_subsystem_kind_to_string(sysdev_device_get_subsystem_kind(dev))
+			    ?: "neither bus nor class");
 	} else {
 		fputs("none (no subsystem link)", stdout);
 	}
@@ -152,8 +152,7 @@ int cmd_parents(struct sysdev *ctx, const struct options *o)
 }
 
 /* The reason in words: which rule decided, and the facts it looked at. */
-static void reason_words(const char *devpath, const struct sysdev_reason *r, char *buf,
-			 size_t size)
+static void reason_words(const char *devpath, const struct sysdev_reason *r, char *buf, size_t size)
 {
 	const char *name = strrchr(devpath, '/') + 1;
 	const char *above = r->parent_devpath ? r->parent_devpath : "?";
@@ -170,19 +169,21 @@ static void reason_words(const char *devpath, const struct sysdev_reason *r, cha
 			 r->parent_devpath ? r->parent_devpath : "");
 		break;
 	case SYSDEV_RULE_CLASS_DIR:
-		snprintf(buf, size,
-			 "class-dir: not a device, named after the class '%s' (an entry of S/class), "
-			 "its parent is %s, and it %s: a class grouping directory",
-			 name, r->parent_is_device ? "a device" : "S/devices/virtual",
-			 r->empty ? "is empty" : "holds device directories");
+		snprintf(
+		    buf, size,
+		    "class-dir: not a device, named after the class '%s' (an entry of S/class), "
+		    "its parent is %s, and it %s: a class grouping directory",
+		    name, r->parent_is_device ? "a device" : "S/devices/virtual",
+		    r->empty ? "is empty" : "holds device directories");
 		break;
 	case SYSDEV_RULE_BELOW_DEVICE:
 		if (r->name_is_class && (r->parent_is_device || r->parent_is_virtual))
-			snprintf(buf, size,
-				 "attr-group: named after class '%s' but holds no device directory "
-				 "and is not empty, so not a grouping directory; it lies below device "
-				 "%s",
-				 name, above);
+			snprintf(
+			    buf, size,
+			    "attr-group: named after class '%s' but holds no device directory "
+			    "and is not empty, so not a grouping directory; it lies below device "
+			    "%s",
+			    name, above);
 		else if (r->name_is_class)
 			snprintf(buf, size,
 				 "attr-group: named after class '%s' but its parent is neither a "

@@ -11,12 +11,10 @@
  *            counts as the same), where that pair is the only one of its kind
  *            on each side: the same device under another parent.  A name the
  *            kernel numbers in order of creation (wakeup7, host2, device:02)
- *            says nothing about which device it is, so it never makes a move.  A move whose parent moved
- *            the same way (same path below it) is "carried" by the parent's
- *            move and is summarised on the parent's line;
- *   removed  the other devices only in OLD;
- *   added    the other devices only in NEW.
- * Output: one line per difference, like diff(1):
+ *            says nothing about which device it is, so it never makes a move.  A move whose parent
+ * moved the same way (same path below it) is "carried" by the parent's move and is summarised on
+ * the parent's line; removed  the other devices only in OLD; added    the other devices only in
+ * NEW. Output: one line per difference, like diff(1):
  *   - /devices/...            removed
  *   + /devices/...            added
  *   > /devices/A -> /devices/B  moved
@@ -33,7 +31,6 @@
 
 #include "cli.h"
 
-
 struct attr {
 	char *name;
 	char *value; /* NULL: unreadable */
@@ -49,10 +46,10 @@ struct dev {
 	struct attr *attrs;
 	size_t nattrs;
 	/* set while comparing */
-	struct dev *moved_to;   /* OLD side: its counterpart in NEW */
+	struct dev *moved_to;	/* OLD side: its counterpart in NEW */
 	struct dev *moved_from; /* NEW side */
 	struct dev *carried_by; /* OLD side: the moved ancestor that carried it */
-	size_t carried;         /* OLD side: moves it carried */
+	size_t carried;		/* OLD side: moves it carried */
 };
 
 struct devs {
@@ -65,7 +62,7 @@ enum ev_kind { EV_REMOVED, EV_ADDED, EV_MOVED, EV_CHANGED };
 struct event {
 	enum ev_kind kind;
 	const struct dev *a, *b; /* old, new (either NULL where absent) */
-	const char *field;       /* EV_CHANGED: "subsystem", "driver", "devnum", "attribute" */
+	const char *field;	 /* EV_CHANGED: "subsystem", "driver", "devnum", "attribute" */
 	const struct attr *attr_a, *attr_b;
 	const char *attr_name;
 	size_t seq;
@@ -132,7 +129,8 @@ static int read_attrs(const struct sysdev_node *node, struct dev *x)
 		if (type == DT_UNKNOWN) {
 			struct stat st;
 
-			if (fstatat(sysdev_node_get_dirfd(node), name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			if (fstatat(sysdev_node_get_dirfd(node), name, &st, AT_SYMLINK_NOFOLLOW) <
+			    0)
 				continue;
 			type = S_ISREG(st.st_mode) ? DT_REG : DT_DIR;
 		}
@@ -170,15 +168,16 @@ static int on_node(const struct sysdev_node *node, void *data)
 	}
 	if (sysdev_node_get_kind(node) != SYSDEV_KIND_DEVICE)
 		return 0;
-	if (grow_array((void **)&w->devs->v, &w->devs->cap, w->devs->n + 1, sizeof(*w->devs->v)) < 0)
+	if (grow_array((void **)&w->devs->v, &w->devs->cap, w->devs->n + 1, sizeof(*w->devs->v)) <
+	    0)
 		return -ENOMEM;
 	x = &w->devs->v[w->devs->n++];
 	*x = (struct dev){
-		.devpath = strdup(sysdev_node_get_devpath(node)),
-		.subsystem = strdup_or_null(sysdev_node_get_subsystem(node)),
-		.driver = strdup_or_null(sysdev_node_get_driver(node)),
-		.devnum = strdup_or_null(sysdev_node_get_devnum(node)),
-		.parent = strdup_or_null(sysdev_node_get_parent(node)),
+	    .devpath = strdup(sysdev_node_get_devpath(node)),
+	    .subsystem = strdup_or_null(sysdev_node_get_subsystem(node)),
+	    .driver = strdup_or_null(sysdev_node_get_driver(node)),
+	    .devnum = strdup_or_null(sysdev_node_get_devnum(node)),
+	    .parent = strdup_or_null(sysdev_node_get_parent(node)),
 	};
 	if (!x->devpath)
 		return -ENOMEM;
@@ -257,9 +256,9 @@ static int compare_fields(struct events *ev, const struct dev *a, const struct d
 		const char *field;
 		size_t off;
 	} fields[] = {
-		{"subsystem", offsetof(struct dev, subsystem)},
-		{"driver", offsetof(struct dev, driver)},
-		{"devnum", offsetof(struct dev, devnum)},
+	    {"subsystem", offsetof(struct dev, subsystem)},
+	    {"driver", offsetof(struct dev, driver)},
+	    {"devnum", offsetof(struct dev, devnum)},
 	};
 	size_t i = 0, j = 0;
 
@@ -268,8 +267,9 @@ static int compare_fields(struct events *ev, const struct dev *a, const struct d
 		const char *vb = *(char *const *)((const char *)b + fields[k].off);
 
 		if (!str_eq_or_null(va, vb) &&
-		    add_event(ev, (struct event){.kind = EV_CHANGED, .a = a, .b = b,
-						 .field = fields[k].field}) < 0)
+		    add_event(
+			ev, (struct event){
+				.kind = EV_CHANGED, .a = a, .b = b, .field = fields[k].field}) < 0)
 			return -ENOMEM;
 	}
 	if (!attrs)
@@ -291,8 +291,9 @@ static int compare_fields(struct events *ev, const struct dev *a, const struct d
 		} else {
 			i++;
 			j++;
-			if (x->value && y->value ? x->len == y->len && !memcmp(x->value, y->value, x->len)
-					    : !x->value && !y->value && x->err == y->err)
+			if (x->value && y->value
+				? x->len == y->len && !memcmp(x->value, y->value, x->len)
+				: !x->value && !y->value && x->err == y->err)
 				continue;
 			e.attr_a = x;
 			e.attr_b = y;
@@ -389,7 +390,8 @@ static int find_moves(struct devs *olds, struct devs *news)
 
 		while (j < n && same_key(c[i].d, c[j].d))
 			j++;
-		if (j - i == 2 && c[i].old && !c[i + 1].old && !name_is_kernel_numbered(c[i].d->name)) {
+		if (j - i == 2 && c[i].old && !c[i + 1].old &&
+		    !name_is_kernel_numbered(c[i].d->name)) {
 			c[i].d->moved_to = c[i + 1].d;
 			c[i + 1].d->moved_from = c[i].d;
 		}
@@ -412,8 +414,8 @@ static int find_moves(struct devs *olds, struct devs *news)
 			struct dev *b;
 			char *np;
 
-			if (asprintf(&np, "%s%s", p->moved_to->devpath, a->devpath + strlen(p->devpath)) <
-			    0)
+			if (asprintf(&np, "%s%s", p->moved_to->devpath,
+				     a->devpath + strlen(p->devpath)) < 0)
 				return -ENOMEM;
 			b = find_dev(news, np);
 			free(np);
@@ -427,7 +429,8 @@ static int find_moves(struct devs *olds, struct devs *news)
 		if (!a->moved_to || !a->parent)
 			continue;
 		p = find_dev(olds, a->parent);
-		if (!p || !p->moved_to || !str_eq_or_null(a->moved_to->parent, p->moved_to->devpath))
+		if (!p || !p->moved_to ||
+		    !str_eq_or_null(a->moved_to->parent, p->moved_to->devpath))
 			continue;
 		plen = strlen(p->devpath);
 		qlen = strlen(p->moved_to->devpath);
@@ -511,8 +514,8 @@ static void json_change(FILE *f, const struct event *e)
 	}
 }
 
-static void print_json(const struct options *o, const struct events *ev, size_t n_old,
-		       size_t n_new, const size_t counts[4])
+static void print_json(const struct options *o, const struct events *ev, size_t n_old, size_t n_new,
+		       const size_t counts[4])
 {
 	static const char *const names[] = {"removed", "added", "moved", "changed"};
 	FILE *f = stdout;
@@ -557,7 +560,8 @@ static void print_json(const struct options *o, const struct events *ev, size_t 
 				fputs(", \"subsystem\": ", f);
 				fput_json_string(f, e->a->subsystem);
 				fputs(", \"carried_by\": ", f);
-				fput_json_string(f, e->a->carried_by ? e->a->carried_by->devpath : NULL);
+				fput_json_string(f, e->a->carried_by ? e->a->carried_by->devpath
+								     : NULL);
 				fputs("}", f);
 				break;
 			case EV_CHANGED:
@@ -712,8 +716,9 @@ int cmd_diff(const struct options *o)
 		struct dev *a = &olds.v[i], *b = find_dev(&news, a->devpath);
 
 		if (!b && a->moved_to) {
-			if (add_event(&ev, (struct event){.kind = EV_MOVED, .a = a, .b = a->moved_to}) <
-				    0 ||
+			if (add_event(&ev,
+				      (struct event){.kind = EV_MOVED, .a = a, .b = a->moved_to}) <
+				0 ||
 			    compare_fields(&ev, a, a->moved_to, o->attrs) < 0)
 				goto nomem;
 		} else if (!b) {

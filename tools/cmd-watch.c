@@ -27,7 +27,7 @@ struct seen {
 	struct seen_device {
 		char *path;
 		int kind;
-	} *v;
+	} * v;
 	size_t n, cap;
 };
 

@@ -97,7 +97,8 @@ void fput_text_len(FILE *f, const char *str, size_t len)
 			fwrite(s, 1, n, f);
 			s += n;
 		} else if (n > 1 && n <= (size_t)(end - s)) {
-			/* C1 controls and U+2028/9: a terminal or a line reader would act on them */
+			/* C1 controls and U+2028/9: a terminal or a line reader would act on them
+			 */
 			for (size_t i = 0; i < n; i++)
 				fprintf(f, "\\x%02x", s[i]);
 			s += n;

@@ -30,11 +30,11 @@ struct tree_state {
 	/* per shown level: does the ancestor at that level have a later sibling? */
 	bool *more;
 	size_t more_cap;
-	unsigned level;          /* shown nesting of the current node */
-	unsigned *levels;        /* shown level of each walk depth */
+	unsigned level;	  /* shown nesting of the current node */
+	unsigned *levels; /* shown level of each walk depth */
 	size_t levels_cap;
 	const struct selection *sel; /* NULL: every node */
-	struct names *names;         /* only when a column needs names */
+	struct names *names;	     /* only when a column needs names */
 	struct walk_errors errors;
 };
 
@@ -92,8 +92,8 @@ static void annotate(struct tree_state *t, const struct sysdev_node *node)
 			continue; /* the line's start, and its look */
 		v = c->get(&r, buf, sizeof(buf));
 		if (strcmp(c->key, "subsystem") == 0) {
-			const char *sk = sysdev_subsystem_kind_to_string(
-				sysdev_node_get_subsystem_kind(node));
+			const char *sk =
+			    sysdev_subsystem_kind_to_string(sysdev_node_get_subsystem_kind(node));
 
 			if (!v) {
 				fputs("  (no subsystem)", t->out);
@@ -159,8 +159,8 @@ static int enter(const struct sysdev_node *node, void *data)
 	switch (kind) {
 	case SYSDEV_KIND_DEVICE:
 		fputs(col(t, C_DEVICE), t->out);
-		fput_text(t->out, depth == 0 ? sysdev_node_get_devpath(node)
-					     : sysdev_node_get_name(node));
+		fput_text(t->out,
+			  depth == 0 ? sysdev_node_get_devpath(node) : sysdev_node_get_name(node));
 		fputs(col(t, C_RESET), t->out);
 		annotate(t, node);
 		if (t->o->power)
@@ -172,8 +172,8 @@ static int enter(const struct sysdev_node *node, void *data)
 			     : kind == SYSDEV_KIND_UNKNOWN    ? C_ERROR
 							      : C_CONTAINER),
 		      t->out);
-		fput_text(t->out, depth == 0 ? sysdev_node_get_devpath(node)
-					     : sysdev_node_get_name(node));
+		fput_text(t->out,
+			  depth == 0 ? sysdev_node_get_devpath(node) : sysdev_node_get_name(node));
 		fprintf(t->out, "/  [%s]%s", sysdev_kind_to_string(kind), col(t, C_RESET));
 		break;
 	}
@@ -215,8 +215,8 @@ void walk_error_note(struct walk_errors *e, struct sysdev *ctx, const struct sys
 }
 
 /* Report what the walk skipped in one line; returns the exit status. */
-int report_walk(struct sysdev *ctx, const char *start, int err,
-		const struct sysdev_walk_stats *st, struct walk_errors *e)
+int report_walk(struct sysdev *ctx, const char *start, int err, const struct sysdev_walk_stats *st,
+		struct walk_errors *e)
 {
 	unsigned long unreadable = st->unreadable > e->n ? st->unreadable : e->n;
 	int ret = 0;

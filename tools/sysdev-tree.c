@@ -86,8 +86,7 @@ const char *syspath_of(struct sysdev *ctx, const char *devpath)
 {
 	const char *root = sysdev_get_root(ctx);
 
-	snprintf(syspath_buf, sizeof(syspath_buf), "%s%s", strcmp(root, "/") ? root : "",
-		 devpath);
+	snprintf(syspath_buf, sizeof(syspath_buf), "%s%s", strcmp(root, "/") ? root : "", devpath);
 	return syspath_buf;
 }
 
@@ -102,8 +101,10 @@ static void warn_devnode(struct sysdev *ctx, const char *arg)
 		warnx_(arg, "not a device node: expected a block or character device in /dev");
 	else
 		warnx_(arg, "no device under %s has this node: %s/dev/%s/%u:%u does not exist",
-		       sysdev_get_root(ctx), strcmp(sysdev_get_root(ctx), "/") ? sysdev_get_root(ctx) : "",
-		       S_ISBLK(st.st_mode) ? "block" : "char", major(st.st_rdev), minor(st.st_rdev));
+		       sysdev_get_root(ctx),
+		       strcmp(sysdev_get_root(ctx), "/") ? sysdev_get_root(ctx) : "",
+		       S_ISBLK(st.st_mode) ? "block" : "char", major(st.st_rdev),
+		       minor(st.st_rdev));
 }
 
 static bool looks_like_subsystem_name(const char *arg)
@@ -140,8 +141,8 @@ int resolve_arg(struct sysdev *ctx, const char *arg, char **devpath)
 		err = sysdev_device_new_from_devnum(ctx, type, maj, min, &dev);
 		if (err < 0) {
 			warnx_(arg, "no device has this number: %s/dev/%s/%u:%u: %s",
-			       strcmp(root, "/") ? root : "", type == 'b' ? "block" : "char", maj, min,
-			       error_words(err));
+			       strcmp(root, "/") ? root : "", type == 'b' ? "block" : "char", maj,
+			       min, error_words(err));
 			return err;
 		}
 		*devpath = strdup(sysdev_device_get_devpath(dev));
@@ -165,8 +166,9 @@ int resolve_arg(struct sysdev *ctx, const char *arg, char **devpath)
 		/* pci0000:00 typed in S/devices is a path, not SUBSYSTEM:NAME */
 		if (err != -ENOENT || access(arg, F_OK) != 0) {
 			if (err == -ENOENT)
-				warnx_(arg, "no such device: S/class/SUBSYSTEM/NAME and "
-					    "S/bus/SUBSYSTEM/devices/NAME do not exist under %s",
+				warnx_(arg,
+				       "no such device: S/class/SUBSYSTEM/NAME and "
+				       "S/bus/SUBSYSTEM/devices/NAME do not exist under %s",
 				       root);
 			else
 				warnx_(arg, "%s", error_words(err));
@@ -175,8 +177,9 @@ int resolve_arg(struct sysdev *ctx, const char *arg, char **devpath)
 	}
 	err = sysdev_resolve_path(ctx, arg, &path);
 	if (err == -EXDEV) {
-		warnx_(arg, "outside the sysfs root %s: expected a path below %s/devices, "
-			    "SUBSYSTEM:NAME or /dev/NODE (EXDEV)",
+		warnx_(arg,
+		       "outside the sysfs root %s: expected a path below %s/devices, "
+		       "SUBSYSTEM:NAME or /dev/NODE (EXDEV)",
 		       root, strcmp(root, "/") ? root : "");
 		return err;
 	}
@@ -198,8 +201,9 @@ int resolve_arg(struct sysdev *ctx, const char *arg, char **devpath)
 	if (strncmp(path, "/devices", 8) != 0 || (path[8] != '/' && path[8] != '\0')) {
 		const char *real = syspath_of(ctx, path);
 
-		warnx_(arg, "not under %s/devices%s%s%s: expected a directory there, "
-			    "SUBSYSTEM:NAME or /dev/NODE",
+		warnx_(arg,
+		       "not under %s/devices%s%s%s: expected a directory there, "
+		       "SUBSYSTEM:NAME or /dev/NODE",
 		       strcmp(root, "/") ? root : "", strcmp(real, arg) ? " (it is " : "",
 		       strcmp(real, arg) ? real : "", strcmp(real, arg) ? ")" : "");
 		free(path);
@@ -218,8 +222,9 @@ int resolve_start(struct sysdev *ctx, const char *start, char **devpath)
 		return err;
 	err = sysdev_classify(ctx, *devpath);
 	if (err == -ENOTDIR)
-		warnx_(start, "a file, not a directory: expected a directory under %s/devices "
-			      "(ENOTDIR)",
+		warnx_(start,
+		       "a file, not a directory: expected a directory under %s/devices "
+		       "(ENOTDIR)",
 		       strcmp(sysdev_get_root(ctx), "/") ? sysdev_get_root(ctx) : "");
 	else if (err < 0)
 		warnx_(start, "%s", error_words(err));
@@ -269,7 +274,8 @@ struct sysdev_device *open_device_or_warn(struct sysdev *ctx, const char *spec)
 			warnx_(spec, "%s is a %s, not a device (it has no uevent file)",
 			       syspath_of(ctx, devpath), sysdev_kind_to_string(kind));
 		else
-			warnx_(spec, "%s is not a device directory (ENODEV)", syspath_of(ctx, devpath));
+			warnx_(spec, "%s is not a device directory (ENODEV)",
+			       syspath_of(ctx, devpath));
 	} else if (err < 0) {
 		warnx_(spec, "%s", error_words(err));
 	}
@@ -444,12 +450,13 @@ enum {
 	GIVEN_UNLINKED = 1u << 18,
 	GIVEN_EXPORT = 1u << 19,
 };
-#define GIVEN_FILTERS (GIVEN_SUBSYSTEM | GIVEN_DRIVER | GIVEN_SYSNAME | GIVEN_MATCH | GIVEN_UNLINKED)
+#define GIVEN_FILTERS                                                                              \
+	(GIVEN_SUBSYSTEM | GIVEN_DRIVER | GIVEN_SYSNAME | GIVEN_MATCH | GIVEN_UNLINKED)
 
 static const char *const given_names[] = {
-	"--root",  "--json",	 "--all",  "--attrs",	   "--power", "--depth",  "--subsystem",
-	"START",   "--format",	 "--output", "--list",    "--raw",   "--pairs",  "--noheadings",
-	"--ascii", "--driver",	 "--sysname", "--match",  "--unlinked", "--export"};
+    "--root",  "--json",   "--all",	"--attrs", "--power",	 "--depth", "--subsystem",
+    "START",   "--format", "--output",	"--list",  "--raw",	 "--pairs", "--noheadings",
+    "--ascii", "--driver", "--sysname", "--match", "--unlinked", "--export"};
 
 struct mode {
 	const char *name;
@@ -492,53 +499,51 @@ static void raise_fd_limit(void)
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"root", required_argument, NULL, OPT_ROOT},
-		{"json", no_argument, NULL, 'J'},
-		{"all", no_argument, NULL, 'a'},
-		{"attrs", no_argument, NULL, 'A'},
-		{"power", no_argument, NULL, 'p'},
-		{"depth", required_argument, NULL, 'd'},
-		{"subsystem", required_argument, NULL, 's'},
-		{"driver", required_argument, NULL, OPT_DRIVER},
-		{"sysname", required_argument, NULL, OPT_SYSNAME},
-		{"match", required_argument, NULL, OPT_MATCH},
-		{"unlinked", no_argument, NULL, OPT_UNLINKED},
-		{"output", required_argument, NULL, 'o'},
-		{"list-columns", no_argument, NULL, OPT_LIST_COLUMNS},
-		{"list", no_argument, NULL, 'l'},
-		{"raw", no_argument, NULL, 'r'},
-		{"pairs", no_argument, NULL, 'P'},
-		{"noheadings", no_argument, NULL, 'n'},
-		{"ascii", no_argument, NULL, 'i'},
-		/* optional: "--parents --json DEVICE" must not take --json for DEVICE */
-		{"parents", optional_argument, NULL, OPT_PARENTS},
-		{"explain", optional_argument, NULL, 'E'},
-		{"stats", no_argument, NULL, 'S'},
-		{"color", optional_argument, NULL, OPT_COLOR},
-		{"colour", optional_argument, NULL, OPT_COLOR},
-		{"set-latency-tolerance", required_argument, NULL, OPT_SET_LT},
-		{"get-latency-tolerance", optional_argument, NULL, OPT_GET_LT},
-		{"capture", required_argument, NULL, OPT_CAPTURE},
-		{"diff", no_argument, NULL, OPT_DIFF},
-		{"check-udev", no_argument, NULL, OPT_CHECK_UDEV},
-		{"watch", no_argument, NULL, OPT_WATCH},
-		{"format", required_argument, NULL, OPT_FORMAT},
-		{"properties", optional_argument, NULL, OPT_PROPERTIES},
-		{"export", no_argument, NULL, OPT_EXPORT},
-		{"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'},
-		{0},
+	    {"root", required_argument, NULL, OPT_ROOT},
+	    {"json", no_argument, NULL, 'J'},
+	    {"all", no_argument, NULL, 'a'},
+	    {"attrs", no_argument, NULL, 'A'},
+	    {"power", no_argument, NULL, 'p'},
+	    {"depth", required_argument, NULL, 'd'},
+	    {"subsystem", required_argument, NULL, 's'},
+	    {"driver", required_argument, NULL, OPT_DRIVER},
+	    {"sysname", required_argument, NULL, OPT_SYSNAME},
+	    {"match", required_argument, NULL, OPT_MATCH},
+	    {"unlinked", no_argument, NULL, OPT_UNLINKED},
+	    {"output", required_argument, NULL, 'o'},
+	    {"list-columns", no_argument, NULL, OPT_LIST_COLUMNS},
+	    {"list", no_argument, NULL, 'l'},
+	    {"raw", no_argument, NULL, 'r'},
+	    {"pairs", no_argument, NULL, 'P'},
+	    {"noheadings", no_argument, NULL, 'n'},
+	    {"ascii", no_argument, NULL, 'i'},
+	    /* optional: "--parents --json DEVICE" must not take --json for DEVICE */
+	    {"parents", optional_argument, NULL, OPT_PARENTS},
+	    {"explain", optional_argument, NULL, 'E'},
+	    {"stats", no_argument, NULL, 'S'},
+	    {"color", optional_argument, NULL, OPT_COLOR},
+	    {"colour", optional_argument, NULL, OPT_COLOR},
+	    {"set-latency-tolerance", required_argument, NULL, OPT_SET_LT},
+	    {"get-latency-tolerance", optional_argument, NULL, OPT_GET_LT},
+	    {"capture", required_argument, NULL, OPT_CAPTURE},
+	    {"diff", no_argument, NULL, OPT_DIFF},
+	    {"check-udev", no_argument, NULL, OPT_CHECK_UDEV},
+	    {"watch", no_argument, NULL, OPT_WATCH},
+	    {"format", required_argument, NULL, OPT_FORMAT},
+	    {"properties", optional_argument, NULL, OPT_PROPERTIES},
+	    {"export", no_argument, NULL, OPT_EXPORT},
+	    {"help", no_argument, NULL, 'h'},
+	    {"version", no_argument, NULL, 'V'},
+	    {0},
 	};
 	/* what each mode does with the modifying options; the others are refused */
-	static const struct mode tree = {NULL, GIVEN_ROOT | GIVEN_JSON | GIVEN_ALL | GIVEN_ATTRS |
-						       GIVEN_POWER | GIVEN_DEPTH | GIVEN_FILTERS |
-						       GIVEN_START | GIVEN_OUTPUT | GIVEN_NOHEADINGS |
-						       GIVEN_ASCII};
+	static const struct mode tree = {
+	    NULL, GIVEN_ROOT | GIVEN_JSON | GIVEN_ALL | GIVEN_ATTRS | GIVEN_POWER | GIVEN_DEPTH |
+		      GIVEN_FILTERS | GIVEN_START | GIVEN_OUTPUT | GIVEN_NOHEADINGS | GIVEN_ASCII};
 	/* -l, -r, -P: one line per device, in the walk's order */
 	static const struct mode list = {"--list", GIVEN_ROOT | GIVEN_JSON | GIVEN_FILTERS |
-							   GIVEN_START | GIVEN_OUTPUT | GIVEN_LIST |
-							   GIVEN_RAW | GIVEN_PAIRS |
-							   GIVEN_NOHEADINGS};
+						       GIVEN_START | GIVEN_OUTPUT | GIVEN_LIST |
+						       GIVEN_RAW | GIVEN_PAIRS | GIVEN_NOHEADINGS};
 	static const struct mode list_columns = {"--list-columns", GIVEN_ROOT};
 	static const struct mode parents = {"--parents",
 					    GIVEN_ROOT | GIVEN_JSON | GIVEN_ATTRS | GIVEN_POWER};
@@ -580,16 +585,20 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	/* our own messages: getopt's start with argv[0], a full path when run so */
 	opterr = 0;
-	while ((cur = optind, c = getopt_long(argc, argv, ":JaApd:s:E:Sho:lrPniV", longopts, NULL)) != -1) {
+	while ((cur = optind,
+		c = getopt_long(argc, argv, ":JaApd:s:E:Sho:lrPniV", longopts, NULL)) != -1) {
 		switch (c) {
 		case ':':
 		case '?': {
 			char shortopt[3] = {'-', (char)optopt, '\0'};
-			const char *what = cur < argc && strncmp(argv[cur], "--", 2) == 0 ? argv[cur]
-											   : shortopt;
+			const char *what =
+			    cur < argc && strncmp(argv[cur], "--", 2) == 0 ? argv[cur] : shortopt;
 
-			warnx_(what, "%s", c == ':' ? "this option needs an argument"
-					       : "unknown option, or a value given to an option that takes none");
+			warnx_(
+			    what, "%s",
+			    c == ':'
+				? "this option needs an argument"
+				: "unknown option, or a value given to an option that takes none");
 			fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
 			return EXIT_USAGE;
 		}
@@ -768,9 +777,10 @@ int main(int argc, char **argv)
 		}
 	}
 	if (modes > 1) {
-		warnx_(NULL, "choose one of --parents, --explain, --properties, --stats, --capture, "
-			     "--diff, --check-udev, --watch, --list-columns, "
-			     "--get-/--set-latency-tolerance");
+		warnx_(NULL,
+		       "choose one of --parents, --explain, --properties, --stats, --capture, "
+		       "--diff, --check-udev, --watch, --list-columns, "
+		       "--get-/--set-latency-tolerance");
 		return EXIT_USAGE;
 	}
 	if (mode == &tree && o.list_format != FORMAT_TREE)
@@ -804,16 +814,18 @@ int main(int argc, char **argv)
 		given |= GIVEN_START;
 	}
 	if (optind < argc) {
-		warnx_(argv[optind], "unexpected argument: %s takes %s", mode->name ? mode->name
-										  : "the tree",
-		       mode == &tree || mode == &list || mode == &capture ? "one START" : "no more");
+		warnx_(argv[optind], "unexpected argument: %s takes %s",
+		       mode->name ? mode->name : "the tree",
+		       mode == &tree || mode == &list || mode == &capture ? "one START"
+									  : "no more");
 		fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
 		return EXIT_USAGE;
 	}
 	for (unsigned i = 0; i < sizeof(given_names) / sizeof(given_names[0]); i++) {
 		if ((given & (1u << i)) && !(mode->accepts & (1u << i))) {
 			if (1u << i == GIVEN_START)
-				warnx_(o.start, "unexpected argument: %s takes no START", mode->name);
+				warnx_(o.start, "unexpected argument: %s takes no START",
+				       mode->name);
 			else
 				warnx_(given_names[i], "cannot be used with %s", mode->name);
 			fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
@@ -823,8 +835,8 @@ int main(int argc, char **argv)
 	if (mode == &list_columns)
 		return cmd_list_columns() ?: check_output();
 	if (o.json && o.list_format > FORMAT_LIST) {
-		warnx_("--json", "cannot be used with %s", o.list_format == FORMAT_RAW ? "--raw"
-											: "--pairs");
+		warnx_("--json", "cannot be used with %s",
+		       o.list_format == FORMAT_RAW ? "--raw" : "--pairs");
 		return EXIT_USAGE;
 	}
 	if (mode == &tree && o.json && output) {
