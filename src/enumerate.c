@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "device-private.h"
+#include "path-util.h"
 
 struct strv {
 	char **v;
@@ -382,33 +383,10 @@ static int on_node(const struct sysdev_node *node, void *data)
 	return r;
 }
 
-/*
- * The walk's order: parents before children, each directory's entries
- * bytewise.  That is strcmp() with '/' below every other byte.
- */
-static int cmp_walk_order(const char *a, const char *b)
-{
-	for (;; a++, b++) {
-		unsigned char ca = (unsigned char)*a, cb = (unsigned char)*b;
-
-		if (ca != cb) {
-			if (!ca || !cb)
-				return ca ? 1 : -1;
-			if (ca == '/')
-				return -1;
-			if (cb == '/')
-				return 1;
-			return ca < cb ? -1 : 1;
-		}
-		if (!ca)
-			return 0;
-	}
-}
-
 static int cmp_dev_walk_order(const void *a, const void *b)
 {
-	return cmp_walk_order(sysdev_device_get_devpath(*(struct sysdev_device *const *)a),
-			      sysdev_device_get_devpath(*(struct sysdev_device *const *)b));
+	return path_cmp_walk_order(sysdev_device_get_devpath(*(struct sysdev_device *const *)a),
+				   sysdev_device_get_devpath(*(struct sysdev_device *const *)b));
 }
 
 /* Add each device that the links of index directory @dir (relative to the root) name. */

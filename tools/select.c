@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "path-util.h"
 
 bool filters_given(const struct options *o)
 {
@@ -66,29 +67,9 @@ int filter_enumerator(struct sysdev *ctx, const struct options *o, const char *s
 	return 0;
 }
 
-/* The walk's order: strcmp() with '/' below every other byte. */
-static int cmp_walk_order(const char *a, const char *b)
-{
-	for (;; a++, b++) {
-		unsigned char ca = (unsigned char)*a, cb = (unsigned char)*b;
-
-		if (ca != cb) {
-			if (!ca || !cb)
-				return ca ? 1 : -1;
-			if (ca == '/')
-				return -1;
-			if (cb == '/')
-				return 1;
-			return ca < cb ? -1 : 1;
-		}
-		if (!ca)
-			return 0;
-	}
-}
-
 static int cmp_pathp(const void *a, const void *b)
 {
-	return cmp_walk_order(*(char *const *)a, *(char *const *)b);
+	return path_cmp_walk_order(*(char *const *)a, *(char *const *)b);
 }
 
 /* Length of the parent's path: up to the last '/'. */
@@ -197,7 +178,7 @@ long selection_find(const struct selection *sel, const char *devpath)
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = cmp_walk_order(sel->paths[mid], devpath);
+		int c = path_cmp_walk_order(sel->paths[mid], devpath);
 
 		if (c == 0)
 			return (long)mid;

@@ -96,3 +96,22 @@ char *resolve_link_target(const char *root, const char *dir_devpath, const char 
 	free(joined);
 	return norm;
 }
+
+int path_cmp_walk_order(const char *a, const char *b)
+{
+	for (;; a++, b++) {
+		unsigned char ca = (unsigned char)*a, cb = (unsigned char)*b;
+
+		if (ca != cb) {
+			if (!ca || !cb)
+				return ca ? 1 : -1;
+			if (ca == '/')
+				return -1;
+			if (cb == '/')
+				return 1;
+			return ca < cb ? -1 : 1;
+		}
+		if (!ca)
+			return 0;
+	}
+}

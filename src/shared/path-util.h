@@ -12,6 +12,11 @@ const char *path_next_component(const char **p, size_t *len);
 bool name_is_single_component(const char *name);
 /* Normalise "a/./b/../c" (leading slash kept); NULL when ".." leaves the top. */
 char *path_normalize(const char *path);
+/*
+ * The walk's order of two devpaths: parents before children, each
+ * directory's entries bytewise; strcmp() with '/' below every other byte.
+ */
+int path_cmp_walk_order(const char *a, const char *b);
 /* last path component of a link target ("../../bus/pci/" -> "pci") */
 const char *link_basename(const char *target, size_t *len);
 /*
