@@ -35,19 +35,11 @@ def hwdb(key):
         HWDB[key] = dict(ln.split("=", 1) for ln in
                          r.stdout.decode("utf-8", "surrogateescape").splitlines() if "=" in ln)
     return HWDB[key]
-passed = failed = 0
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import sysdevtest as T  # noqa: E402
 
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok - {name}")
-    else:
-        failed += 1
-        print(f"not ok - {name}")
-        for line in str(detail).splitlines()[:30]:
-            print(f"#   {line}")
+C = T.Checker()
+check = C.check
 
 
 def run(*args, env=None):
@@ -488,8 +480,7 @@ def main():
         check_filters(name, d, m, cases)
 
     subprocess.run(["rm", "-rf", tmp])
-    print(f"# {passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    sys.exit(C.summary())
 
 
 if __name__ == "__main__":

@@ -31,19 +31,11 @@ BASH_COMPLETION = "/usr/share/bash-completion/bash_completion"
 FALLBACK_COLUMNS = ("DEVPATH NAME KIND SUBSYSTEM SUBSYSTEM_KIND DRIVER MODULE PARENT CLASS_DIR "
                     "PLACEMENT DEVNUM DEVID DEVNAME DEVTYPE MODALIAS VENDOR MODEL RUNTIME_STATUS "
                     "LATENCY_TOLERANCE").split()
-passed = failed = 0
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import sysdevtest as T  # noqa: E402
 
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok - {name}")
-    else:
-        failed += 1
-        print(f"not ok - {name}")
-        for line in str(detail).splitlines()[:30]:
-            print(f"#   {line}")
+C = T.Checker()
+check = C.check
 
 
 # --- what the files and the program say -------------------------------------
@@ -281,6 +273,4 @@ try:
     zsh_tests(root)
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
-print(f"1..{passed + failed}")
-print(f"# {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+sys.exit(C.summary())

@@ -24,19 +24,11 @@ TOOL = os.path.abspath(sys.argv[1])
 FIXTURE_TOOL = os.path.abspath(sys.argv[2])
 FIXTURES = os.path.abspath(sys.argv[3])
 MAN = os.path.abspath(sys.argv[4])
-passed = failed = 0
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import sysdevtest as T  # noqa: E402
 
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok - {name}")
-    else:
-        failed += 1
-        print(f"not ok - {name}")
-        for line in str(detail).splitlines()[:30]:
-            print(f"#   {line}")
+C = T.Checker()
+check = C.check
 
 
 def man_examples():
@@ -345,6 +337,4 @@ def run_all(tmp):
 
 
 main()
-print(f"1..{passed + failed}")
-print(f"# {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+sys.exit(C.summary())

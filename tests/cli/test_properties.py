@@ -28,19 +28,11 @@ args = sys.argv[1:]
 if args and args[0] in ("--no-hwdb", "--live-usb"):
     MODE = args.pop(0)[2:]
 TOOL = os.path.abspath(args[0])
-passed = failed = 0
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import sysdevtest as T  # noqa: E402
 
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok - {name}")
-    else:
-        failed += 1
-        print(f"not ok - {name}")
-        for line in str(detail).splitlines()[:30]:
-            print(f"#   {line}")
+C = T.Checker()
+check = C.check
 
 
 def run(*a, tool=None, env=None):
@@ -459,6 +451,4 @@ else:
     fixture_tests(os.path.abspath(args[1]), os.path.abspath(args[2]))
     hand_tests()
     live_tests()
-print(f"1..{passed + failed}")
-print(f"# {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+sys.exit(C.summary())
