@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "libsysdev-private.h"
+#include "hex-util.h"
 
 #define ARCHIVE_HEADER "sysdev-archive 1"
 #define ARCHIVE_FILE_MAX ((size_t)SYSDEV_CAPTURE_BIN_MAX * 16)
@@ -277,17 +278,6 @@ out:
 }
 
 /* ---- unpack ---- */
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /*
  * Parse a quoted string at *@pp (before @end) into @out (room for at least

@@ -31,6 +31,7 @@
 #include "alloc-util.h"
 #include "dir-list.h"
 #include "umockdev.h"
+#include "hex-util.h"
 
 #define ATTR_MAX (1024 * 1024)
 #define GROUP_DEPTH_MAX 64
@@ -428,17 +429,6 @@ static size_t uncompress(char *s, size_t len)
 		}
 	}
 	return o;
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 /* Hex digits to bytes, in place; -1 when odd or not hex. */
