@@ -132,16 +132,9 @@ int cmd_json(struct sysdev *ctx, const struct options *o)
 	char *start = NULL;
 	int err, ret;
 
-	if (start_or_warn(ctx, o, &start) < 0)
-		return EXIT_RUNTIME;
-	if (filters_given(o)) {
-		ret = selection_build(ctx, o, start, &sel);
-		if (ret) {
-			free(start);
-			return ret;
-		}
-		t.sel = &sel;
-	}
+	ret = tree_begin(ctx, o, &start, &sel, &t.sel);
+	if (ret)
+		return ret;
 	if (o->all)
 		flags |= SYSDEV_WALK_ATTR_GROUPS;
 	jw_init(&t.w, stdout);

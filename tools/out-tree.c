@@ -260,16 +260,9 @@ int cmd_tree(struct sysdev *ctx, const struct options *o)
 	struct selection sel = {0};
 	int err, ret;
 
-	if (start_or_warn(ctx, o, &start) < 0)
-		return EXIT_RUNTIME;
-	if (filters_given(o)) {
-		ret = selection_build(ctx, o, start, &sel);
-		if (ret) {
-			free(start);
-			return ret;
-		}
-		t.sel = &sel;
-	}
+	ret = tree_begin(ctx, o, &start, &sel, &t.sel);
+	if (ret)
+		return ret;
 	if (o->all)
 		flags |= SYSDEV_WALK_ATTR_GROUPS;
 	if (columns_need(o->cols, o->n_cols, COL_UEVENT))

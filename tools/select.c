@@ -198,3 +198,23 @@ void selection_free(struct selection *sel)
 	free(sel->next);
 	memset(sel, 0, sizeof(*sel));
 }
+
+int tree_begin(struct sysdev *ctx, const struct options *o, char **start, struct selection *sel,
+	       const struct selection **shown)
+{
+	int ret;
+
+	*shown = NULL;
+	if (start_or_warn(ctx, o, start) < 0)
+		return EXIT_RUNTIME;
+	if (!filters_given(o))
+		return 0;
+	ret = selection_build(ctx, o, *start, sel);
+	if (ret) {
+		free(*start);
+		*start = NULL;
+		return ret;
+	}
+	*shown = sel;
+	return 0;
+}
