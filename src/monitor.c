@@ -207,6 +207,31 @@ static void classify_event(struct sysdev *ctx, struct sysdev_event *ev)
 }
 
 /*
+ * A new event from one message: 0, -ENOMEM, or -EBADMSG for a message that
+ * is cut short or malformed (dropped, and counted).
+ */
+static int event_parse(struct sysdev_monitor *m, const char *buf, size_t len,
+		       struct sysdev_event **ret)
+{
+	struct sysdev_event *ev = calloc(1, sizeof(*ev));
+	int err;
+
+	*ret = NULL;
+	if (!ev)
+		return -ENOMEM;
+	err = uevent_message_parse(&ev->msg, buf, len);
+	if (err < 0) {
+		free(ev);
+		if (err == -ENOMEM)
+			return err;
+		m->dropped++;
+		return -EBADMSG;
+	}
+	*ret = ev;
+	return 0;
+}
+
+/*
  * A udevd event as the kernel would have written it ("ACTION@DEVPATH", then
  * the properties), so that one parser with one set of checks reads both.
  */
@@ -244,22 +269,12 @@ static int receive_udev(struct sysdev_monitor *m, struct sysdev_event **out)
 			free(buf);
 			return -ENOMEM;
 		}
-		ev = calloc(1, sizeof(*ev));
-		if (!ev) {
-			free(buf);
-			return -ENOMEM;
-		}
-		err = uevent_message_parse(&ev->msg, buf, len);
+		err = event_parse(m, buf, len, &ev);
 		free(buf);
-		if (err == -ENOMEM) {
-			free(ev);
+		if (err == -ENOMEM)
 			return err;
-		}
-		if (err < 0) {
-			free(ev);
-			m->dropped++;
+		if (err < 0)
 			continue;
-		}
 		classify_event(m->ctx, ev);
 		*out = ev;
 		return 0;
@@ -305,19 +320,11 @@ _public_ int sysdev_monitor_receive(struct sysdev_monitor *m, struct sysdev_even
 			m->dropped++;
 			continue;
 		}
-		ev = calloc(1, sizeof(*ev));
-		if (!ev)
-			return -ENOMEM;
-		err = uevent_message_parse(&ev->msg, m->buf, (size_t)n);
-		if (err == -ENOMEM) {
-			free(ev);
+		err = event_parse(m, m->buf, (size_t)n, &ev);
+		if (err == -ENOMEM)
 			return err;
-		}
-		if (err < 0) {
-			free(ev);
-			m->dropped++;
+		if (err < 0)
 			continue;
-		}
 		if (!passes(m, &ev->msg)) {
 			sysdev_event_unref(ev);
 			continue;
