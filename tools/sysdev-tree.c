@@ -560,9 +560,14 @@ int main(int argc, char **argv)
 							 GIVEN_SYSNAME | GIVEN_MATCH};
 	const struct mode *mode = &tree;
 	const char **want_arg = NULL; /* a mode's DEVICE given as the positional argument */
-	struct options o = {.depth = -1};
+	/*
+	 * The options live as long as the process: static, so that the lists
+	 * they hold stay reachable on the many early exits (a usage error
+	 * returns at once) and are freed at the normal end.
+	 */
+	static struct options o = {.depth = -1};
+	static const char **lists;
 	const char *output = NULL;
-	const char **lists = NULL;
 	enum color_mode color = COLOR_AUTO;
 	struct sysdev *ctx = NULL;
 	int c, err, modes = 0, ret, cur = 1;
