@@ -105,7 +105,7 @@ void fput_hex_escaped(FILE *f, const char *s, const char *also);
 int cmd_tree(struct sysdev *ctx, const struct options *o);
 int cmd_json(struct sysdev *ctx, const struct options *o);
 int cmd_list(struct sysdev *ctx, const struct options *o);
-int cmd_list_columns(void);
+int cmd_list_columns(bool json); /* every column and its description; JSON with @json */
 int cmd_stats(struct sysdev *ctx, const struct options *o);
 int cmd_parents(struct sysdev *ctx, const struct options *o);
 int cmd_explain(struct sysdev *ctx, const struct options *o);

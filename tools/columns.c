@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "columns.h"
+#include "json-writer.h"
 #include "names.h"
 
 static bool is_device(const struct row *r)
@@ -265,9 +266,32 @@ bool columns_need(const struct column *const *cols, size_t n, unsigned flag)
 	return false;
 }
 
-int cmd_list_columns(void)
+int cmd_list_columns(bool json)
 {
-	for (size_t i = 0; i < n_columns; i++)
-		printf("%-18s %s\n", columns[i].name, columns[i].help);
+	struct jw w;
+
+	if (!json) {
+		for (size_t i = 0; i < n_columns; i++)
+			printf("%-18s %s\n", columns[i].name, columns[i].help);
+		return 0;
+	}
+	/* as lsblk --list-columns --json: one object a column, in an array */
+	jw_init(&w, stdout);
+	jw_begin_object(&w);
+	jw_key(&w, "columns");
+	jw_begin_array(&w);
+	for (size_t i = 0; i < n_columns; i++) {
+		jw_break(&w, 1);
+		jw_begin_object(&w);
+		jw_member_string(&w, "name", columns[i].name);
+		jw_member_string(&w, "key", columns[i].key);
+		jw_member_string(&w, "description", columns[i].help);
+		jw_end_object(&w);
+	}
+	jw_break(&w, 0);
+	jw_end_array(&w);
+	jw_end_object(&w);
+	putchar('\n');
+	jw_done(&w);
 	return 0;
 }

@@ -544,7 +544,7 @@ int main(int argc, char **argv)
 	static const struct mode list = {"--list", GIVEN_ROOT | GIVEN_JSON | GIVEN_FILTERS |
 						       GIVEN_START | GIVEN_OUTPUT | GIVEN_LIST |
 						       GIVEN_RAW | GIVEN_PAIRS | GIVEN_NOHEADINGS};
-	static const struct mode list_columns = {"--list-columns", GIVEN_ROOT};
+	static const struct mode list_columns = {"--list-columns", GIVEN_ROOT | GIVEN_JSON};
 	static const struct mode parents = {"--parents",
 					    GIVEN_ROOT | GIVEN_JSON | GIVEN_ATTRS | GIVEN_POWER};
 	static const struct mode explain = {"--explain", GIVEN_ROOT | GIVEN_JSON};
@@ -838,7 +838,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (mode == &list_columns)
-		return cmd_list_columns() ?: check_output();
+		return cmd_list_columns(o.json) ?: check_output();
 	if (o.json && o.list_format > FORMAT_LIST) {
 		warnx_("--json", "cannot be used with %s",
 		       o.list_format == FORMAT_RAW ? "--raw" : "--pairs");

@@ -398,6 +398,15 @@ def main():
     check("--list-columns names every column with a description, exit 0",
           r.returncode == 0 and all(c in names for c in COLUMNS) and
           all(len(ln.split()) > 1 for ln in lines(r)), lines(r))
+    r = run("--list-columns", "-J")
+    try:
+        cols = json.loads(r.stdout)["columns"]
+    except (ValueError, KeyError, TypeError) as e:
+        cols = [{"error": str(e)}]
+    check("--list-columns -J: every column with its lower-case key and a description",
+          r.returncode == 0 and [c.get("name") for c in cols] == names and
+          all(c.get("key") == c.get("name", "").lower() and c.get("description")
+              for c in cols) and set(COLUMNS) <= {c.get("name") for c in cols}, r.stdout[:300])
     r = run("--root", root, "-l", "-o", "DEVPATH,NOSUCH")
     check("an unknown column: exit 2, one line naming it",
           r.returncode == 2 and b"NOSUCH" in r.stderr and r.stderr.count(b"\n") == 1, r.stderr)
