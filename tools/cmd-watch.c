@@ -169,7 +169,13 @@ int cmd_watch(struct sysdev *ctx, const struct options *o)
 				/* gone: the kind it had when last seen */
 				i = seen_find(&seen, devpath);
 				kind = i >= 0 ? seen.v[i].kind : -1;
-			} else if (kind >= 0) {
+			} else if (kind == SYSDEV_KIND_DEVICE) {
+				/*
+				 * Only a device is remembered: an event that finds the
+				 * directory without its uevent file (an unbind racing the
+				 * teardown) must not make the device's remove report
+				 * the attribute group it looked like for a moment.
+				 */
 				seen_note(&seen, devpath, kind);
 			}
 			if (event_selected(o, ev))
