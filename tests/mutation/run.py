@@ -5,7 +5,7 @@ Each mutant of tests/mutation/mutants.txt replaces one text that occurs
 exactly once in one file of src/ or tools/.  For each mutant the harness
 copies the checkout (tracked and untracked files, as they are now) into a
 scratch directory outside the repository, applies the mutant there, builds
-it, and runs the fast suites (every suite but qemu, machines, valgrind and
+it, and runs the fast suites (every suite but qemu, machines, valgrind, style and
 bench) stage by stage, stopping at the first failure.  A mutant is killed
 when a test fails (or times out); it survives when every test passes.
 
@@ -35,7 +35,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_LIST = os.path.join(HERE, "mutants.txt")
-EXCLUDED_SUITES = ("qemu", "machines", "valgrind", "bench")
+# style checks the layout of the source: a mutant is rarely formatted, and a
+# kill for that reason would say nothing about the tests
+EXCLUDED_SUITES = ("qemu", "machines", "valgrind", "bench", "style")
 # cheap suites first: most mutants die there
 STAGE_ORDER = ("unit", "fuzz", "compare", "reference", "cli", "udev", "hostile", "fixtures")
 
