@@ -17,6 +17,7 @@
 #include <libudev.h>
 
 #include "names.h"
+#include "path-util.h"
 
 struct entry {
 	char *key;	/* a modalias, or "SUBSYSTEM/DRIVER" for modules */
@@ -373,11 +374,6 @@ int names_vendor_model_node(struct names *n, const struct sysdev_node *node, con
 }
 
 /* A name that is one path component. */
-static bool is_component(const char *s)
-{
-	return s && *s && !strchr(s, '/') && strcmp(s, ".") != 0 && strcmp(s, "..") != 0;
-}
-
 int names_module_of(struct names *n, const char *subsystem, const char *driver, const char **module)
 {
 	char key[2 * NAME_MAX + 2], path[2 * NAME_MAX + 32], target[PATH_MAX];
@@ -385,8 +381,8 @@ int names_module_of(struct names *n, const char *subsystem, const char *driver, 
 	ssize_t len;
 
 	*module = NULL;
-	if (!is_component(subsystem) || !is_component(driver) || strlen(subsystem) > NAME_MAX ||
-	    strlen(driver) > NAME_MAX)
+	if (!name_is_single_component(subsystem) || !name_is_single_component(driver) ||
+	    strlen(subsystem) > NAME_MAX || strlen(driver) > NAME_MAX)
 		return 0;
 	snprintf(key, sizeof(key), "%s/%s", subsystem, driver);
 	e = table_find(&n->modules, key);
@@ -409,7 +405,7 @@ int names_module_of(struct names *n, const char *subsystem, const char *driver, 
 	const char *base = strrchr(target, '/');
 
 	base = base ? base + 1 : target;
-	if (!is_component(base))
+	if (!name_is_single_component(base))
 		return 0;
 	e->value[0] = strdup(base);
 	if (!e->value[0])
