@@ -15,6 +15,9 @@ when a test fails (or times out); it survives when every test passes.
   tests/mutation/run.py --changed main         files changed since REV (and uncommitted)
   tests/mutation/run.py --only stats-last-line-dropped
   tests/mutation/run.py --check                every mutant's old text occurs once
+  tests/mutation/run.py --generate --list      every mechanical mutant (generate.py)
+  tests/mutation/run.py --generate --sample 60 --seed 7
+                                               60 of them picked at random
 
 The last line of a run is `mutation: K of N killed`.  Exit status: 0 when
 every selected mutant is killed, 1 when one survived or could not be
@@ -31,15 +34,29 @@ import sys
 import tempfile
 import threading
 import time
+import random
 from concurrent.futures import ThreadPoolExecutor
+
+import generate
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_LIST = os.path.join(HERE, "mutants.txt")
+DEFAULT_EQUIVALENT = os.path.join(HERE, "equivalent.txt")
 # style checks the layout of the source: a mutant is rarely formatted, and a
 # kill for that reason would say nothing about the tests
 EXCLUDED_SUITES = ("qemu", "machines", "valgrind", "bench", "style")
 # cheap suites first: most mutants die there
 STAGE_ORDER = ("unit", "fuzz", "compare", "reference", "cli", "udev", "hostile", "fixtures")
+# the suite that exercises a file most, tried first for its mutants (every
+# stage still runs until one fails: this only makes a kill come sooner)
+FIRST_SUITE = {
+    "tools/umockdev.c": "fleet", "tools/sanitize.c": "fleet",
+    "tools/out-openmetrics.c": "fleet", "tools/root-archive.c": "fleet",
+    "src/enumerate.c": "enumerate", "src/monitor.c": "enumerate",
+    "src/uevent-message.c": "fuzz", "tools/cmd-diff.c": "compare",
+    "tools/cmd-check-udev.c": "udev", "tools/check-udev-views.c": "udev",
+    "src/archive.c": "fixtures", "src/capture.c": "fixtures",
+}
 
 
 class Mutant:
@@ -108,10 +125,18 @@ def check_mutant(m, srcdir):
             text = f.read()
     except OSError as e:
         return f"cannot read {m.file}: {e.strerror}"
+    if isinstance(m, generate.GenMutant):
+        return m.check(text)
     n = text.count(m.old)
     if n != 1:
         return f"old text occurs {n} times in {m.file} (must be exactly once)"
     return None
+
+
+def apply_mutant(m, text):
+    if isinstance(m, generate.GenMutant):
+        return m.apply(text)
+    return text.replace(m.old, m.new, 1)
 
 
 def git(repo, *args):
@@ -255,6 +280,9 @@ class Worker:
         return None
 
     def try_mutant(self, m, stages):
+        first = FIRST_SUITE.get(m.file)
+        if first in stages:
+            stages = [first] + [x for x in stages if x != first]
         path = os.path.join(self.src, m.file)
         with open(path, encoding="utf-8") as f:
             orig = f.read()
@@ -263,11 +291,14 @@ class Worker:
             return "error", why
         try:
             with open(path, "w", encoding="utf-8") as f:
-                f.write(orig.replace(m.old, m.new, 1))
+                f.write(apply_mutant(m, orig))
             with open(self.log, "a") as lf:
                 lf.write(f"\n===== mutant {m.id}\n")
             rc = self.ninja()
             if rc != 0:
+                # a generated mutant may not compile: not a test's fault, not counted
+                if isinstance(m, generate.GenMutant):
+                    return "nobuild", None
                 return "error", f"does not build (see {self.log})"
             failed = self.run_stages(stages)
             if STOP.is_set():
@@ -308,6 +339,14 @@ def main():
     ap.add_argument("--files", help="comma-separated files (path or base name)")
     ap.add_argument("--changed", metavar="REV", help="mutants of files changed since REV")
     ap.add_argument("--only", help="comma-separated mutant ids")
+    ap.add_argument("--generate", action="store_true",
+                    help="mechanical mutants made from src/ and tools/ (generate.py) "
+                    "instead of the list")
+    ap.add_argument("--sample", type=int, metavar="N", help="N mutants picked at random")
+    ap.add_argument("--seed", type=int, metavar="S", help="the sample's seed (default: a new one, "
+                    "printed)")
+    ap.add_argument("--equivalent", default=DEFAULT_EQUIVALENT,
+                    help="generated mutants marked equivalent by hand, with reasons")
     ap.add_argument("--scratch", help="scratch directory (default: a new one in $TMPDIR; "
                     "a given one is reused, builds included)")
     ap.add_argument("--jobs", type=int, default=1, help="mutants at once (each its own copy)")
@@ -325,16 +364,29 @@ def main():
     signal.signal(signal.SIGTERM, signal.default_int_handler)
 
     repo = git(HERE, "rev-parse", "--show-toplevel").strip()
-    mutants, errors = parse_list(args.mutants)
+    marks = {}
+    if args.generate:
+        mutants = generate.generate(repo)
+        marks, errors = generate.read_equivalent(args.equivalent)
+    else:
+        mutants, errors = parse_list(args.mutants)
     if errors:
         for e in errors:
             print(e, file=sys.stderr)
         return 2
     sel = select(mutants, args, repo)
+    if args.sample is not None:
+        if args.seed is None:
+            args.seed = random.SystemRandom().randrange(1, 1 << 31)
+        picked = random.Random(args.seed).sample(range(len(sel)), min(args.sample, len(sel)))
+        sel = [sel[i] for i in sorted(picked)]
+        print(f"mutation: sample of {len(sel)} with --seed {args.seed}", flush=True)
+    equivalent = [m for m in sel if m.id in marks]
     if args.list:
         for m in sel:
-            print(m.describe())
+            print(m.describe() + (f"  [equivalent: {marks[m.id]}]" if m.id in marks else ""))
         return 0
+    sel = [m for m in sel if m.id not in marks]
     bad = [(m, check_mutant(m, repo)) for m in sel]
     bad = [(m, why) for m, why in bad if why]
     if args.check:
@@ -385,7 +437,8 @@ def main():
         with lock:
             results[m.id] = res
             status, detail = res
-            tag = {"killed": "KILLED  ", "survived": "SURVIVED", "error": "ERROR   "}[status]
+            tag = {"killed": "KILLED  ", "survived": "SURVIVED", "error": "ERROR   ",
+                   "nobuild": "NOBUILD "}[status]
             print(f"{tag} {m.id} ({time.time() - t:.0f} s)" + (f": {detail}" if detail else ""),
                   flush=True)
 
@@ -406,21 +459,35 @@ def main():
     killed = [m for m in sel if results[m.id][0] == "killed"]
     survived = [m for m in sel if results[m.id][0] == "survived"]
     errs = [m for m in sel if results[m.id][0] == "error"]
+    nobuild = [m for m in sel if results[m.id][0] == "nobuild"]
     print()
     if survived:
         print("survivors (a test is missing, or the mutant is equivalent):")
         for m in survived:
             print(f"  {m.id}  {m.file}: {m.breaks}")
+            if isinstance(m, generate.GenMutant):
+                with open(os.path.join(repo, m.file), encoding="utf-8",
+                          errors="surrogateescape") as f:
+                    print("    " + m.diff(f.read()).replace("\n", "\n    "))
     if errs:
         print("errors (fix the list: these mutants were not tried):")
         for m in errs:
             print(f"  {m.id}  {m.file}: {results[m.id][1]}")
-    rate = 100.0 * len(killed) / len(sel)
-    print(f"kill rate {rate:.1f}% ({len(survived)} survived, {len(errs)} errors) "
-          f"in {time.time() - t0:.0f} s")
+    # reported apart and never counted: a mutant the compiler refuses, or one
+    # marked by hand as unable to change behaviour
+    for m in nobuild:
+        print(f"not built (not counted): {m.describe()}")
+    for m in equivalent:
+        print(f"equivalent (not counted): {m.describe()}: {marks[m.id]}")
+    counted = len(sel) - len(nobuild)
+    rate = 100.0 * len(killed) / counted if counted else 100.0
+    print(f"kill rate {rate:.1f}% ({len(survived)} survived, {len(errs)} errors, "
+          f"{len(nobuild)} not built, {len(equivalent)} equivalent) in {time.time() - t0:.0f} s")
     if made_scratch and not args.keep:
         shutil.rmtree(scratch, ignore_errors=True)
-    print(f"mutation: {len(killed)} of {len(sel)} killed")
+    print(f"mutation: {len(killed)} of {counted} killed")
+    if args.generate:
+        return 0 if not survived and not errs else 1
     return 0 if len(killed) == len(sel) else 1
 
 
