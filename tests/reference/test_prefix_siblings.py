@@ -13,7 +13,8 @@ written by hand:
   - the enumerator's parent match keeps only the parent's subtree;
   - --parents names the real parent;
   - a subsystem link whose absolute target lies in a sibling directory of
-    the root (/T/r./bus/cpu beside the root /T/r) is not a bus link.
+    the root (/T/r./bus/cpu beside the root /T/r) is not a bus link;
+  - a column name is taken whole (-o dev is not DEVNAME).
 
 Usage: test_prefix_siblings.py SYSDEV_TREE ENUMTOOL
 """
@@ -118,6 +119,14 @@ def main():
         node = json.loads(out)["nodes"][0] if rc == 0 else {}
         C.check("a subsystem link into r./bus/cpu, beside the root r, is not a bus link",
                 node.get("subsystem_kind") is None, out + err)
+        # a column is named whole: a prefix or an extension of a name is refused
+        for bad in ("dev", "DEV", "DEVNAM", "DEVNAMEX", "SUB"):
+            rc, out, err = tool(cli, root, "-l", "-o", bad)
+            C.check(f"-o {bad}: refused (exit 2, one line), not taken for a column it begins",
+                    rc == 2 and out == "" and len(err.splitlines()) == 1 and bad in err, out + err)
+        rc, out, err = tool(cli, root, "-l", "-o", "devname")
+        C.check("-o devname: a whole name in any case is taken",
+                rc == 0 and out.splitlines()[0].strip() == "DEVNAME", out + err)
     return C.finish()
 
 
