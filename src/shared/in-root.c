@@ -112,9 +112,8 @@ int in_root_resolve(int rootfd, const char *root_path, const char *path, enum in
 {
 	struct todo t = {.s = strdup(path)};
 	size_t dlen = 0, dcap = 64, depth = 0;
-	char *done = malloc(dcap);    /* the resolved path: "" or "/a/b" */
-	const char *last_link = NULL; /* the text of the last link followed (in t's history) */
-	char *last_text = NULL;
+	char *done = malloc(dcap); /* the resolved path: "" or "/a/b" */
+	char *last_link = NULL;	   /* the text of the last link followed */
 	int fd = -1, links = 0, err = 0;
 	bool ready = false; /* fd is the last component, opened as asked */
 
@@ -205,9 +204,8 @@ int in_root_resolve(int rootfd, const char *root_path, const char *path, enum in
 			err = -ELOOP;
 			goto out;
 		}
-		free(last_text);
-		last_text = target;
-		last_link = last_text;
+		free(last_link);
+		last_link = target;
 		if (target[0] == '/') {
 			const char *in = absolute_target_in_root(root_path, target);
 
@@ -266,7 +264,7 @@ out:
 	}
 	if (fd >= 0)
 		close(fd);
-	free(last_text);
+	free(last_link);
 	free(done);
 	free(t.s);
 	return err;
