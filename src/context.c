@@ -47,8 +47,7 @@ _public_ int sysdev_new(const char *root, struct sysdev **out)
 	 * (as lsblk --sysroot takes) whose sys/ holds one: then sys/ is the root. */
 	if (fstatat(ctx->root_fd, "devices", &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		err = -errno;
-		if (err == -ENOENT &&
-		    fstatat(ctx->root_fd, "sys/devices", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		if (err == -ENOENT && lstat_below(ctx->root_fd, "sys/devices", &st) == 0 &&
 		    S_ISDIR(st.st_mode)) {
 			int sys_fd = openat(ctx->root_fd, "sys",
 					    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);

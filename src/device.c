@@ -93,8 +93,7 @@ _public_ int sysdev_device_new_from_devpath(struct sysdev *ctx, const char *devp
 		 * something at @devpath but no device (a path into an
 		 * attribute, "/devices/.../uevent/"), or nothing at all.
 		 */
-		err = fstatat(ctx->root_fd, devpath + 1, &st, AT_SYMLINK_NOFOLLOW) == 0 ? -ENODEV
-											: -ENOENT;
+		err = lstat_below(ctx->root_fd, devpath + 1, &st) == 0 ? -ENODEV : -ENOENT;
 	}
 	if (err < 0)
 		return err;
@@ -249,9 +248,12 @@ static int device_new_from_index_entry(struct sysdev *ctx, const char *entry,
 	char *target, *devpath = NULL, *dir, *slash;
 	int err;
 
-	err = readlink_alloc(ctx->root_fd, entry + 1, &target);
+	/* a link on the way to the entry: only the slow way resolves it (inside the root) */
+	err = readlink_below(ctx->root_fd, entry + 1, &target);
+	if (err == -ENOTDIR)
+		goto slow;
 	if (err < 0)
-		return err == -EINVAL || err == -ENOTDIR ? -ENOENT : err;
+		return err == -EINVAL ? -ENOENT : err;
 	dir = strdup(entry);
 	if (!dir) {
 		free(target);
@@ -267,6 +269,7 @@ static int device_new_from_index_entry(struct sysdev *ctx, const char *entry,
 	free(devpath);
 	if (err == 0 || err == -ENOMEM)
 		return err;
+slow:
 	err = resolve_in_root(ctx, entry, &devpath);
 	if (err < 0)
 		return err == -ENOTDIR ? -ENOENT : err;
@@ -422,7 +425,7 @@ _public_ int sysdev_device_new(struct sysdev *ctx, const char *spec, struct sysd
 	if (!devpath_is_valid(devpath)) {
 		struct stat st;
 
-		err = fstatat(ctx->root_fd, devpath + 1, &st, 0) == 0 ? -ENODEV : -ENOENT;
+		err = lstat_below(ctx->root_fd, devpath + 1, &st) == 0 ? -ENODEV : -ENOENT;
 		free(devpath);
 		return err;
 	}

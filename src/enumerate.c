@@ -410,7 +410,7 @@ static int scan_index(struct sysdev_enumerator *e, const char *dir)
 			break;
 		}
 		/* the kernel's index entries are relative links: resolved as text, as udev does */
-		rl = readlink_alloc(e->ctx->root_fd, path, &target);
+		rl = readlink_below(e->ctx->root_fd, path, &target);
 		free(path);
 		if (rl < 0)
 			continue; /* an attribute of the class (S/class/firmware/timeout) */
@@ -470,7 +470,7 @@ static int load_linked(struct sysdev_enumerator *e)
 						r = -ENOMEM;
 						break;
 					}
-					if (readlink_alloc(e->ctx->root_fd, path, &target) == 0) {
+					if (readlink_below(e->ctx->root_fd, path, &target) == 0) {
 						devpath =
 						    resolve_link_target(e->ctx->root, dir, target);
 						free(target);

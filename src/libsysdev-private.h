@@ -10,6 +10,7 @@
 #include "alloc-util.h"
 #include "dir-list.h"
 #include "fd-util.h"
+#include "in-root.h"
 #include "path-util.h"
 
 #define _public_ __attribute__((visibility("default")))
@@ -35,6 +36,8 @@ struct sysdev {
 
 /* util.c */
 int name_set_load(int dirfd, const char *path, struct name_set *set);
+/* The same for the open directory @fd (read from its start, left open). */
+int name_set_load_fd(int fd, struct name_set *set);
 bool name_set_has(const struct name_set *set, const char *name);
 void name_set_free(struct name_set *set);
 /*

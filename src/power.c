@@ -183,11 +183,32 @@ _public_ int sysdev_device_set_latency_tolerance(struct sysdev_device *dev, cons
 		err = -EBADFD; /* as the read says: there, but no attribute file */
 		goto out;
 	}
-	/* O_TRUNC as a shell's '>' does: sysfs ignores it, a captured file needs it. */
-	fd = openat(pfd, LT_ATTR,
-		    O_WRONLY | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	/* a second name elsewhere: a tree may link a file of the host here, never written */
+	if (st.st_nlink > 1) {
+		err = -EMLINK;
+		goto out;
+	}
+	fd = openat(pfd, LT_ATTR, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
 		err = -errno;
+		goto out;
+	}
+	/* the file opened, checked again: it may have been replaced since the lstat */
+	if (fstat(fd, &st) < 0)
+		err = -errno;
+	else if (!S_ISREG(st.st_mode))
+		err = -EBADFD;
+	else if (st.st_nlink > 1)
+		err = -EMLINK;
+	if (err < 0) {
+		close(fd);
+		goto out;
+	}
+	/* truncated only now, as a shell's '>' would (sysfs ignores it, a captured file needs it)
+	 */
+	if (!dev->ctx->sysfs && ftruncate(fd, 0) < 0) {
+		err = -errno;
+		close(fd);
 		goto out;
 	}
 	len = strlen(text);

@@ -16,176 +16,22 @@
 
 #include "libsysdev-private.h"
 
-#define MAX_LINKS 40
-
-/* Components still to resolve, kept as one string consumed from the front. */
-struct todo {
-	char *s;
-	size_t pos;
-};
-
-static int todo_prepend(struct todo *t, const char *head)
-{
-	size_t hlen = strlen(head), rest = strlen(t->s + t->pos);
-	char *n = malloc(hlen + 1 + rest + 1);
-
-	if (!n)
-		return -ENOMEM;
-	memcpy(n, head, hlen);
-	n[hlen] = '/';
-	memcpy(n + hlen + 1, t->s + t->pos, rest + 1);
-	free(t->s);
-	t->s = n;
-	t->pos = 0;
-	return 0;
-}
-
-/* Where an absolute link target points inside the root, or NULL: outside. */
-static const char *absolute_target_in_root(const struct sysdev *ctx, const char *target)
-{
-	size_t rlen = strlen(ctx->root);
-
-	if (strcmp(ctx->root, "/") == 0)
-		return target;
-	if (strncmp(target, ctx->root, rlen) == 0 && (target[rlen] == '/' || !target[rlen]))
-		return target + rlen;
-	/* a capture of /sys that kept an absolute link: it meant this tree */
-	if (strncmp(target, "/sys", 4) == 0 && (target[4] == '/' || !target[4]))
-		return target + 4;
-	return NULL;
-}
-
-/* Append "/@c" (@clen bytes) to the resolved path. */
-static int done_push(char **done, size_t *dlen, size_t *dcap, const char *c, size_t clen)
-{
-	if (GROW_MIN(*done, *dcap, *dlen + 1 + clen + 1, 256) < 0)
-		return -ENOMEM;
-	(*done)[*dlen] = '/';
-	memcpy(*done + *dlen + 1, c, clen);
-	*dlen += 1 + clen;
-	(*done)[*dlen] = '\0';
-	return 0;
-}
-
 /*
  * One component at a time from a descriptor of the directory reached so
  * far, never a long path string: a tree deeper than PATH_MAX resolves too.
  */
 int resolve_in_root(struct sysdev *ctx, const char *path, char **out)
 {
-	struct todo t = {.s = strdup(path)};
-	size_t dlen = 0, dcap = 64, depth = 0;
-	char *done = malloc(dcap); /* the resolved path: "" or "/a/b" */
-	int fd = fcntl(ctx->root_fd, F_DUPFD_CLOEXEC, 3);
-	int links = 0, err = 0;
+	struct in_root r;
+	int err;
 
 	*out = NULL;
-	if (fd < 0) {
-		err = -errno;
-		goto out;
+	err = in_root_resolve(ctx->root_fd, ctx->root, path, IN_ROOT_OPEN_NONE, &r);
+	if (err == 0) {
+		*out = r.path;
+		r.path = NULL;
 	}
-	if (!t.s || !done) {
-		err = -ENOMEM;
-		goto out;
-	}
-	done[0] = '\0';
-	for (;;) {
-		char comp[NAME_MAX + 1], *target;
-		const char *c;
-		size_t clen;
-		int nfd;
-
-		while (t.s[t.pos] == '/')
-			t.pos++;
-		if (!t.s[t.pos])
-			break;
-		c = t.s + t.pos;
-		clen = strcspn(c, "/");
-		t.pos += clen;
-		if (clen == 1 && c[0] == '.')
-			continue;
-		if (clen > NAME_MAX) {
-			err = -ENAMETOOLONG;
-			goto out;
-		}
-		memcpy(comp, c, clen);
-		comp[clen] = '\0';
-		if (strcmp(comp, "..") == 0) {
-			if (depth == 0) {
-				err = -EXDEV; /* above the root */
-				goto out;
-			}
-			nfd = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
-			if (nfd < 0) {
-				err = -errno;
-				goto out;
-			}
-			close(fd);
-			fd = nfd;
-			depth--;
-			while (dlen > 0 && done[dlen - 1] != '/')
-				dlen--;
-			dlen = dlen > 0 ? dlen - 1 : 0;
-			done[dlen] = '\0';
-			continue;
-		}
-		err = readlink_alloc(fd, comp, &target);
-		if (err == -EINVAL) { /* not a link: step into it (a file ends the walk) */
-			nfd = openat(fd, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-			if (nfd < 0) {
-				err = -errno;
-				goto out;
-			}
-			close(fd);
-			fd = nfd;
-			depth++;
-			err = done_push(&done, &dlen, &dcap, comp, clen);
-			if (err < 0)
-				goto out;
-			continue;
-		}
-		if (err < 0)
-			goto out; /* -ENOENT, -ENOTDIR (a file on the way), ... */
-		if (++links > MAX_LINKS) {
-			free(target);
-			err = -ELOOP;
-			goto out;
-		}
-		if (target[0] == '/') {
-			const char *in = absolute_target_in_root(ctx, target);
-
-			if (!in) {
-				free(target);
-				err = -EXDEV;
-				goto out;
-			}
-			nfd = fcntl(ctx->root_fd, F_DUPFD_CLOEXEC, 3);
-			if (nfd < 0) {
-				err = -errno;
-				free(target);
-				goto out;
-			}
-			close(fd);
-			fd = nfd;
-			depth = dlen = 0;
-			done[0] = '\0';
-			err = todo_prepend(&t, in);
-		} else {
-			err = todo_prepend(&t, target); /* relative to the link's own directory */
-		}
-		free(target);
-		if (err < 0)
-			goto out;
-	}
-	if (dlen == 0)
-		strcpy(done, "/");
-	*out = done;
-	done = NULL;
-out:
-	if (fd >= 0)
-		close(fd);
-	free(done);
-	free(t.s);
+	in_root_free(&r);
 	return err;
 }
 

@@ -105,7 +105,8 @@ int rules_gather(const struct sysdev *ctx, const struct dir_probe *d, struct dir
 
 		f->has_uevent = ue && dir_entry_type(d->fd, ue) == DT_REG;
 		f->empty = d->list->n == 0;
-	} else if (d->fd >= 0 && !d->error) {
+	} else if (d->fd >= 0) {
+		/* read, or searched but not listed (an O_PATH fd): uevent by name */
 		f->has_uevent = dir_has_uevent(d->fd);
 	} else if (d->parent_fd >= 0) {
 		f->has_uevent = child_has_uevent(d->parent_fd, d->name);
@@ -176,6 +177,7 @@ int ancestry_get(struct sysdev *ctx, const char *devpath, struct ancestry *a)
 		const char *c = devpath + pos + 1;
 		size_t clen = strcspn(c, "/");
 		char comp[NAME_MAX + 1];
+		bool listable;
 		int nfd;
 
 		if (clen > NAME_MAX) {
@@ -197,7 +199,7 @@ int ancestry_get(struct sysdev *ctx, const char *devpath, struct ancestry *a)
 				return -ENOMEM;
 			}
 		}
-		nfd = open_dir_at(fd, comp);
+		nfd = open_dir_searchable_at(fd, comp, &listable);
 		if (nfd < 0) {
 			close(fd);
 			ancestry_free(a);

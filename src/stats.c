@@ -84,25 +84,26 @@ static int add_line(struct counts *c, struct carry *k, const char *s, size_t len
 }
 
 /* Count the lines of one file as `cat | sort | uniq -c` would. */
-static int count_lines(struct counts *c, struct carry *k, int dirfd, const char *path)
+static int count_lines(struct sysdev *ctx, struct counts *c, struct carry *k, const char *path)
 {
 	char buf[4097];
 	ssize_t len;
 	size_t start = 0;
-	int err;
-
-	struct stat st;
-	int fd;
+	struct in_root r;
+	int err, fd;
 
 	/*
-	 * cat follows the class/bus links.  Only a regular file is read: a FIFO
-	 * or a device node in a hand-made tree is not a status (opening a device
-	 * can have effects; O_NONBLOCK still guards the race with a FIFO).
+	 * cat follows the class/bus links: here inside the root, never out of
+	 * it.  Only a regular file is read: a FIFO or a device node in a
+	 * hand-made tree is not a status (opening a device can have effects).
 	 */
-	if (fstatat(dirfd, path, &st, 0) < 0 || !S_ISREG(st.st_mode))
-		return 0;
-	fd = openat(dirfd, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
+	err = in_root_resolve(ctx->root_fd, ctx->root, path, IN_ROOT_OPEN_FILE, &r);
+	fd = r.fd;
+	r.fd = -1;
+	in_root_free(&r);
+	if (err == -ENOMEM)
+		return err;
+	if (err < 0)
 		return 0; /* cat would complain and go on */
 	len = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
@@ -139,33 +140,37 @@ static int count_status(struct sysdev *ctx, const char *top, const char *sub, st
 		return err == -ENOENT || err == -ENOTDIR ? 0 : err;
 	for (size_t i = 0; i < outer.n && err >= 0; i++) {
 		struct name_set inner;
+		struct in_root r;
 		char *dir;
 
 		if (asprintf(&dir, "%s/%s%s", top, outer.names[i], sub) < 0) {
 			err = -ENOMEM;
 			break;
 		}
-		/* the glob follows a linked bus or class directory: open it that way */
-		int fd = openat(ctx->root_fd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
+		/* the glob follows a linked bus or class directory: inside the root only */
+		err = in_root_resolve(ctx->root_fd, ctx->root, dir, IN_ROOT_OPEN_DIR, &r);
 		free(dir);
-		if (fd < 0)
+		if (err < 0) {
+			in_root_free(&r);
+			err = err == -ENOMEM ? err : 0;
 			continue;
-		if (name_set_load(fd, ".", &inner) == 0) {
+		}
+		if (name_set_load_fd(r.fd, &inner) == 0) {
 			for (size_t j = 0; j < inner.n && err >= 0; j++) {
 				char *path;
 
-				if (asprintf(&path, "%s/power/runtime_status", inner.names[j]) <
-				    0) {
+				/* from where the directory resolved to, as the glob reads it */
+				if (asprintf(&path, "%s/%s/power/runtime_status", r.path,
+					     inner.names[j]) < 0) {
 					err = -ENOMEM;
 					break;
 				}
-				err = count_lines(c, &carry, fd, path);
+				err = count_lines(ctx, c, &carry, path);
 				free(path);
 			}
 			name_set_free(&inner);
 		}
-		close(fd);
+		in_root_free(&r);
 	}
 	name_set_free(&outer);
 	/* a last line without a newline still counts, as uniq -c counts it */

@@ -11,19 +11,32 @@
 
 #include "libsysdev-private.h"
 
-/* Entries of directory @path (relative to @dirfd), dotfiles excluded as a shell glob does. */
+/*
+ * Entries of directory @path (relative to @dirfd, no link followed on any
+ * component), dotfiles excluded as a shell glob does.
+ */
 int name_set_load(int dirfd, const char *path, struct name_set *set)
 {
-	struct dir_list l = {0};
 	int fd, err;
 
 	set->names = NULL;
 	set->n = 0;
-	fd = open_dir_at(dirfd, path);
+	fd = open_below(dirfd, path, NULL);
 	if (fd < 0)
 		return fd;
-	err = dir_list_read(&l, fd, DIR_LIST_NO_HIDDEN);
+	err = name_set_load_fd(fd, set);
 	close(fd);
+	return err;
+}
+
+int name_set_load_fd(int fd, struct name_set *set)
+{
+	struct dir_list l = {0};
+	int err;
+
+	set->names = NULL;
+	set->n = 0;
+	err = dir_list_read(&l, fd, DIR_LIST_NO_HIDDEN | DIR_LIST_REOPEN);
 	if (err == 0) {
 		set->names = dir_list_names(&l);
 		if (set->names)

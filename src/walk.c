@@ -176,7 +176,8 @@ static int read_link_name(struct walker *w, struct sysdev_node *l, const char *n
 	*present = false;
 	if (kind)
 		*kind = SYSDEV_SUBSYSTEM_NONE;
-	if (!e || (e->type != DT_LNK && e->type != DT_UNKNOWN))
+	/* a directory searched but not listed: the link is asked for by name */
+	if (!l->error && (!e || (e->type != DT_LNK && e->type != DT_UNKNOWN)))
 		return 0;
 	err = readlink_buf(l->fd, name, w->linkbuf, LINKBUF_SIZE, &target);
 	if (err < 0)
@@ -281,7 +282,8 @@ static int fill_device(struct walker *w, struct sysdev_node *l)
 	err = sbuf_set(&l->self, w->path, l->path_len);
 	if (err < 0)
 		return err;
-	if (l->error)
+	/* an unreadable directory that can still be searched: links and files by name */
+	if (l->error && l->fd < 0)
 		return 0;
 	if (!(w->flags & SYSDEV_WALK_NO_LINKS)) {
 		err = read_link_name(w, l, "subsystem", &l->subsystem, &l->has_subsystem,
@@ -293,8 +295,15 @@ static int fill_device(struct walker *w, struct sysdev_node *l)
 			return err;
 	}
 	/* the dev attribute: a regular file, as a single-device lookup reads it */
-	de = find_entry(l, "dev");
-	l->has_dev = de && dir_entry_type(l->fd, de) == DT_REG;
+	if (l->error) {
+		struct stat st;
+
+		l->has_dev =
+		    fstatat(l->fd, "dev", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
+	} else {
+		de = find_entry(l, "dev");
+		l->has_dev = de && dir_entry_type(l->fd, de) == DT_REG;
+	}
 	if ((w->flags & SYSDEV_WALK_UEVENT) || l->has_dev) {
 		/* an unreadable or oversized uevent leaves the properties empty */
 		err = uevent_read_at(&l->uevent, l->fd);
@@ -331,11 +340,12 @@ static int visit_children(struct walker *w, struct sysdev_node *l)
 		struct dir_entry *e = &l->list.v[i];
 		struct sysdev_node *c;
 		size_t old_len;
+		bool listable;
 		int fd;
 
 		if (dir_entry_type(l->fd, e) != DT_DIR)
 			continue;
-		fd = openat(l->fd, e->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		fd = open_dir_searchable_at(l->fd, e->name, &listable);
 		c = level_get(w, l->depth + 1);
 		if (!c) {
 			if (fd >= 0)
@@ -343,8 +353,12 @@ static int visit_children(struct walker *w, struct sysdev_node *l)
 			return -ENOMEM;
 		}
 		c->error = 0;
-		if (fd < 0) {
-			switch (errno) {
+		if (fd >= 0 && !listable) {
+			/* searchable, not listable: its entries are read by name only */
+			w->stats->unreadable++;
+			c->error = -EACCES;
+		} else if (fd < 0) {
+			switch (-fd) {
 			case ENOENT:
 			case ENOTDIR:
 			case ELOOP:
@@ -354,13 +368,14 @@ static int visit_children(struct walker *w, struct sysdev_node *l)
 			case EMFILE:
 			case ENFILE:
 				w->stats->too_deep++;
-				c->error = -errno;
+				c->error = fd;
 				break;
 			default:
 				w->stats->unreadable++;
-				c->error = -errno;
+				c->error = fd;
 				break;
 			}
+			fd = -1;
 		}
 		c->fd = fd;
 		c->name = e->name;
@@ -533,6 +548,11 @@ _public_ int sysdev_walk(struct sysdev *ctx, const char *start, unsigned flags, 
 	l->fd = fd;
 	fd = -1;
 	l->error = 0;
+	if (fd_is_path_only(l->fd)) {
+		/* the start can be searched, not listed (see open_dir_searchable_at) */
+		stats->unreadable++;
+		l->error = -EACCES;
+	}
 	l->name = strrchr(w.path, '/') + 1;
 	/* the name must outlive path edits: keep the start's own copy */
 	l->name = w.start_name = strdup(l->name);

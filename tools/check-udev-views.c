@@ -13,6 +13,7 @@
 #include "check-udev.h"
 #include "cli.h"
 #include "dir-list.h"
+#include "in-root.h"
 
 int cmp_dev(const void *a, const void *b)
 {
@@ -84,141 +85,33 @@ int devs_add(struct devs *d, const char *devpath, const char *subsystem, const c
 /* ---------------------------------------------------------------- */
 
 /*
- * Resolve @path (relative to the root, no leading slash) as the kernel would
- * with the root mounted at /sys: symbolic links are followed, ".." above the
- * root leaves it (-EXDEV), an absolute target "/sys/..." means the root.  Returns 0 and the
- * devpath ("/devices/...") in *@out, or a negative errno with *@detail
- * naming the component that failed (a relative path, or the raw link text
- * for -EXDEV).
+ * Resolve @path (relative to the root) as the kernel would with the root
+ * mounted at /sys, never leaving it (see in-root.h): 0 and the devpath in
+ * *@out, or a negative errno with *@detail naming what failed (the path
+ * reached, or the link text that leaves the root for -EXDEV).
  */
-static int resolve_in_root(int rootfd, const char *path, char **out, char **detail)
+static int resolve_list_entry(int rootfd, const char *path, char **out, char **detail)
 {
-	char *cur = NULL, *pending = NULL, *last = NULL; /* last: the last link's text */
-	size_t curlen = 0;
-	unsigned hops = 0;
-	int err = 0;
+	struct in_root r;
+	int err;
 
-	*out = NULL;
-	*detail = NULL;
-	cur = malloc(PATH_MAX + 1);
-	pending = strdup(path);
-	if (!cur || !pending) {
-		err = -ENOMEM;
-		goto out;
-	}
-	cur[0] = '\0';
-	while (*pending) {
-		char *slash = strchr(pending, '/');
-		size_t clen = slash ? (size_t)(slash - pending) : strlen(pending);
-		char *rest = slash ? slash + 1 : pending + clen;
+	err = in_root_resolve(rootfd, NULL, path, IN_ROOT_OPEN_PATH, &r);
+	if (err == 0 && r.fd >= 0) {
 		struct stat st;
 
-		if (clen == 0 || (clen == 1 && pending[0] == '.')) {
-			memmove(pending, rest, strlen(rest) + 1);
-			continue;
-		}
-		if (clen == 2 && pending[0] == '.' && pending[1] == '.') {
-			char *up = strrchr(cur, '/');
-
-			if (curlen == 0) {
-				/* above the root: with the root at /sys, that is the host */
-				*detail = last;
-				last = NULL;
-				err = -EXDEV;
-				break;
-			}
-			curlen = up ? (size_t)(up - cur) : 0;
-			cur[curlen] = '\0';
-			memmove(pending, rest, strlen(rest) + 1);
-			continue;
-		}
-		if (curlen + 1 + clen > PATH_MAX) {
-			err = -ENAMETOOLONG;
-			break;
-		}
-		if (curlen)
-			cur[curlen++] = '/';
-		memcpy(cur + curlen, pending, clen);
-		curlen += clen;
-		cur[curlen] = '\0';
-		if (fstatat(rootfd, cur, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-			err = -errno;
-			break;
-		}
-		if (S_ISLNK(st.st_mode)) {
-			char target[PATH_MAX + 1];
-			ssize_t len;
-			char *np;
-			const char *t;
-
-			if (++hops > 40) {
-				err = -ELOOP;
-				break;
-			}
-			len = readlinkat(rootfd, cur, target, sizeof(target) - 1);
-			if (len < 0) {
-				err = -errno;
-				break;
-			}
-			target[len] = '\0';
-			free(last);
-			last = strdup(target);
-			t = target;
-			if (target[0] == '/') {
-				if (strncmp(target, "/sys", 4) != 0 ||
-				    (target[4] != '/' && target[4] != '\0')) {
-					*detail = strdup(target);
-					err = -EXDEV;
-					break;
-				}
-				t = target + 4;
-				curlen = 0;
-			} else {
-				/* relative to the link's directory */
-				char *up = strrchr(cur, '/');
-
-				curlen = up ? (size_t)(up - cur) : 0;
-			}
-			cur[curlen] = '\0';
-			np = malloc(strlen(t) + 1 + strlen(rest) + 1);
-			if (!np) {
-				err = -ENOMEM;
-				break;
-			}
-			sprintf(np, "%s/%s", t, rest);
-			free(pending);
-			pending = np;
-			continue;
-		}
-		if (!S_ISDIR(st.st_mode) && *rest) {
-			err = -ENOTDIR;
-			break;
-		}
-		memmove(pending, rest, strlen(rest) + 1);
-	}
-	if (!err) {
-		struct stat st;
-
-		if (fstatat(rootfd, curlen ? cur : ".", &st, AT_SYMLINK_NOFOLLOW) < 0)
+		if (fstat(r.fd, &st) < 0)
 			err = -errno;
 		else if (!S_ISDIR(st.st_mode))
 			err = -ENOTDIR;
-	}
-	if (!err) {
-		*out = malloc(curlen + 2);
-		if (!*out)
-			err = -ENOMEM;
+		if (err < 0)
+			r.detail = r.path;
 		else
-			sprintf(*out, "/%s", cur);
-	} else if (!*detail) {
-		*detail = malloc(curlen + 2);
-		if (*detail)
-			sprintf(*detail, "/%s", cur);
+			*out = r.path;
+		r.path = NULL;
 	}
-out:
-	free(cur);
-	free(pending);
-	free(last);
+	*detail = r.detail;
+	r.detail = NULL;
+	in_root_free(&r);
 	return err;
 }
 
@@ -229,8 +122,7 @@ static int add_link(int rootfd, struct links *l, const char *list)
 	int err;
 
 	/* attribute files such as S/class/firmware/timeout are no entries (libudev skips them) */
-	if (fstatat(rootfd, list + 1, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISLNK(st.st_mode) &&
-	    !S_ISDIR(st.st_mode))
+	if (lstat_below(rootfd, list + 1, &st) == 0 && !S_ISLNK(st.st_mode) && !S_ISDIR(st.st_mode))
 		return 0;
 	if (grow_array((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v)) < 0)
 		return -ENOMEM;
@@ -239,7 +131,7 @@ static int add_link(int rootfd, struct links *l, const char *list)
 	l->n++;
 	if (!x->list)
 		return -ENOMEM;
-	err = resolve_in_root(rootfd, list + 1, &x->target, &x->detail);
+	err = resolve_list_entry(rootfd, list + 1, &x->target, &x->detail);
 	if (err == -ENOMEM)
 		return err;
 	switch (err) {
@@ -264,17 +156,25 @@ static int add_link(int rootfd, struct links *l, const char *list)
 	return 0;
 }
 
-/* Entries of directory @dir (relative to the root fd), sorted, dotfiles left out. */
+/*
+ * Entries of directory @dir (relative to the root fd, links on the way
+ * resolved inside the root as libudev follows them in /sys), sorted,
+ * dotfiles left out.
+ */
 static int list_dir(int rootfd, const char *dir, char ***names, size_t *n)
 {
 	struct dir_list l = {0};
+	struct in_root r;
 	int fd, err;
 
 	*names = NULL;
 	*n = 0;
-	fd = openat(rootfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
+	err = in_root_resolve(rootfd, NULL, dir, IN_ROOT_OPEN_DIR, &r);
+	fd = r.fd;
+	r.fd = -1;
+	in_root_free(&r);
+	if (err < 0)
+		return err;
 	err = dir_list_read(&l, fd, DIR_LIST_NO_HIDDEN);
 	close(fd);
 	if (err == 0) {
@@ -398,14 +298,16 @@ int collect_lists(int rootfd, struct links *l)
 {
 	int err;
 
-	if (faccessat(rootfd, "subsystem", F_OK, 0) == 0) {
+	struct stat st;
+
+	if (lstat_below(rootfd, "subsystem", &st) == 0) {
 		err = scan_lists(rootfd, l, "subsystem", "devices");
 	} else {
 		err = scan_lists(rootfd, l, "bus", "devices");
 		if (err >= 0)
 			err = scan_lists(rootfd, l, "class", NULL);
-		if (err >= 0 && faccessat(rootfd, "class/block", F_OK, 0) < 0 &&
-		    faccessat(rootfd, "block", F_OK, 0) == 0) {
+		if (err >= 0 && lstat_below(rootfd, "class/block", &st) < 0 &&
+		    lstat_below(rootfd, "block", &st) == 0) {
 			/* old kernels: block devices are listed in S/block */
 			char **names;
 			size_t n;

@@ -272,6 +272,10 @@ int cmd_latency_tolerance(struct sysdev *ctx, const struct options *o)
 		warnx_(syspath_of(ctx, sysdev_device_get_devpath(dev)),
 		       "power/pm_qos_latency_tolerance_us is not a regular file (a directory, FIFO "
 		       "or device node): not a latency-tolerance attribute");
+	} else if (err == -EMLINK) {
+		warnx_(syspath_of(ctx, sysdev_device_get_devpath(dev)),
+		       "power/pm_qos_latency_tolerance_us has more than one hard link: it may be a "
+		       "file outside the tree, never written (EMLINK)");
 	} else if (err == -EINVAL && o->set_lt_value) {
 		warnx_(syspath_of(ctx, sysdev_device_get_devpath(dev)),
 		       "the kernel refused latency tolerance '%s' (EINVAL)", o->set_lt_value);

@@ -16,6 +16,7 @@
 
 #include <libudev.h>
 
+#include "fd-util.h"
 #include "names.h"
 #include "path-util.h"
 
@@ -377,8 +378,10 @@ int names_vendor_model_node(struct names *n, const struct sysdev_node *node, con
 int names_module_of(struct names *n, const char *subsystem, const char *driver, const char **module)
 {
 	char key[2 * NAME_MAX + 2], path[2 * NAME_MAX + 32], target[PATH_MAX];
+	const char *last = NULL;
 	struct entry *e;
 	ssize_t len;
+	int pfd;
 
 	*module = NULL;
 	if (!name_is_single_component(subsystem) || !name_is_single_component(driver) ||
@@ -396,7 +399,12 @@ int names_module_of(struct names *n, const char *subsystem, const char *driver, 
 	n->stats.module_links++;
 	total.module_links++;
 	snprintf(path, sizeof(path), "bus/%s/drivers/%s/module", subsystem, driver);
-	len = readlinkat(sysdev_get_root_fd(n->ctx), path, target, sizeof(target) - 1);
+	/* the tree's own bus/S/drivers/D directories: no link followed on the way */
+	pfd = open_below(sysdev_get_root_fd(n->ctx), path, &last);
+	if (pfd < 0)
+		return 0;
+	len = readlinkat(pfd, last, target, sizeof(target) - 1);
+	close(pfd);
 	if (len <= 0 || (size_t)len >= sizeof(target) - 1)
 		return 0;
 	target[len] = '\0';

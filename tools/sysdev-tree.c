@@ -569,6 +569,7 @@ int main(int argc, char **argv)
 	static const char **lists;
 	const char *output = NULL;
 	enum color_mode color = COLOR_AUTO;
+	struct stat st;
 	struct sysdev *ctx = NULL;
 	int c, err, modes = 0, ret, cur = 1;
 	unsigned given = 0;
@@ -894,6 +895,13 @@ int main(int argc, char **argv)
 	}
 	raise_fd_limit();
 
+	/* an archive root is read-only: a write would go to a private copy, removed on exit */
+	if (o.set_lt_value && o.root && stat(o.root, &st) == 0 && S_ISREG(st.st_mode)) {
+		warnx_(o.root,
+		       "a .sysfs archive is read-only: --set-latency-tolerance would change "
+		       "only a private copy that is removed on exit (EROFS)");
+		return EXIT_RUNTIME;
+	}
 	/* an archive as a root: unpacked privately, removed on every exit */
 	o.diff_old_label = o.diff_old;
 	o.diff_new_label = o.diff_new;

@@ -45,6 +45,9 @@ int open_below(int dirfd, const char *path, const char **last)
 			return -EINVAL;
 		}
 		nfd = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		/* a directory on the way needs only to be searched, not listed */
+		if (nfd < 0 && errno == EACCES && (last || p[strspn(p, "/")]))
+			nfd = openat(fd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		close(fd);
 		if (nfd < 0)
 			return errno == ELOOP ? -ENOTDIR : -errno;
