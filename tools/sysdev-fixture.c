@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "alloc-util.h"
+#include "dir-list.h"
 #include "libsysdev.h"
 #include "root-archive.h"
 #include "sanitize.h"
@@ -337,8 +338,9 @@ static int cmd_export(int argc, char **argv)
 static int cmd_import(int argc, char **argv)
 {
 	struct umockdev_stats st = {0};
-	char *buf = NULL, *archive = NULL;
-	size_t len = 0, cap = 0, alen, line = 0;
+	struct umockdev_tree *tree = NULL;
+	char *buf = NULL;
+	size_t len = 0, cap = 0, line = 0;
 	int in, out = -1, err, ret = 1;
 	bool created = false;
 
@@ -380,7 +382,7 @@ static int cmd_import(int argc, char **argv)
 		len += (size_t)r;
 	}
 	close(in);
-	err = umockdev_to_archive(buf, len, &archive, &alen, &line, &st);
+	err = umockdev_parse(buf, len, &tree, &line, &st);
 	free(buf);
 	if (err < 0) {
 		const char *why = err == -EBADMSG ? "malformed line, or a device without SUBSYSTEM"
@@ -398,11 +400,14 @@ static int cmd_import(int argc, char **argv)
 		return 1;
 	}
 	if (open_empty_dir(argv[1], &out, &created) != 0) {
-		free(archive);
+		umockdev_tree_free(tree);
 		return 1;
 	}
-	err = sysdev_archive_unpack_buffer(archive, alen, out, &line);
-	free(archive);
+	/* made entry by entry below its open parent: a long path is never looked up again */
+	err = dir_is_empty(out);
+	if (err >= 0)
+		err = err == 0 ? -ENOTEMPTY : umockdev_tree_lay_out(tree, out, &line);
+	umockdev_tree_free(tree);
 	if (err < 0 && err != -ENOTEMPTY) {
 		remove_below(out);
 		if (created)
