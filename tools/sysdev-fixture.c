@@ -330,8 +330,10 @@ static int cmd_export(int argc, char **argv)
 		return fail("stdout", "write error", -errno);
 	fprintf(stderr,
 		"%s: %s: exported %lu devices; left out %lu devices without a subsystem, %lu "
-		"names or values umockdev cannot hold, %lu unreadable files\n",
-		prog, argv[1], st.devices, st.no_subsystem, st.skipped_names, st.unreadable);
+		"names or values umockdev cannot hold (not UTF-8, a line break, a node outside "
+		"/dev), %lu links that point outside the tree, %lu unreadable files\n",
+		prog, argv[1], st.devices, st.no_subsystem, st.skipped_names, st.skipped_links,
+		st.unreadable);
 	return 0;
 }
 
@@ -421,6 +423,11 @@ static int cmd_import(int argc, char **argv)
 	if (st.skipped_links)
 		fprintf(stderr, "%s: %s: %lu links that point outside the tree left out\n", prog,
 			argv[0], st.skipped_links);
+	if (st.long_links)
+		fprintf(stderr,
+			"%s: %s: %lu links left out: their targets are longer than a symbolic "
+			"link can hold (%d bytes)\n",
+			prog, argv[0], st.long_links, PATH_MAX - 1);
 	ret = 0;
 	return ret;
 }

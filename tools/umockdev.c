@@ -21,6 +21,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <search.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -536,6 +537,24 @@ static int tree_add_str(struct umockdev_tree *t, struct node *base, const char *
 	return tree_add(t, base, path, strlen(path), type, data, dlen, line, NULL, bad_line);
 }
 
+/*
+ * A link of the tree, unless its target is longer than symlink(2) takes
+ * (PATH_MAX - 1 bytes: the archive's 64 KiB could never be laid out): such
+ * a link is left out and counted.
+ */
+static int tree_add_link(struct umockdev_tree *t, struct node *base, const char *path, size_t plen,
+			 const char *target, size_t line, struct umockdev_stats *st,
+			 size_t *bad_line)
+{
+	size_t tlen = strlen(target);
+
+	if (tlen >= PATH_MAX) {
+		st->long_links++;
+		return 0;
+	}
+	return tree_add(t, base, path, plen, 'l', target, tlen, line, NULL, bad_line);
+}
+
 static void tree_noop_free(void *p)
 {
 	(void)p;
@@ -788,7 +807,8 @@ static char *up_to_top(size_t depth, const char *then)
 }
 
 /* The links a device has in sysfs besides its own: subsystem, class/bus, dev/. */
-static int finish_block(struct umockdev_tree *t, struct dev_block *d, size_t *bad_line)
+static int finish_block(struct umockdev_tree *t, struct dev_block *d, struct umockdev_stats *st,
+			size_t *bad_line)
 {
 	char *target = NULL, *path = NULL;
 	const char *name;
@@ -817,8 +837,8 @@ static int finish_block(struct umockdev_tree *t, struct dev_block *d, size_t *ba
 		    !(target = up_to_top(depth, path)))
 			err = -ENOMEM;
 		else
-			err = tree_add_str(t, d->node, "subsystem", 'l', target, strlen(target),
-					   d->line, bad_line);
+			err = tree_add_link(t, d->node, "subsystem", strlen("subsystem"), target,
+					    d->line, st, bad_line);
 		free(path);
 		free(target);
 		target = path = NULL;
@@ -833,8 +853,8 @@ static int finish_block(struct umockdev_tree *t, struct dev_block *d, size_t *ba
 			err = -ENOMEM;
 		}
 		if (err == 0)
-			err = tree_add_str(t, &t->top, path, 'l', target, strlen(target), d->line,
-					   bad_line);
+			err = tree_add_link(t, &t->top, path, strlen(path), target, d->line, st,
+					    bad_line);
 		free(path);
 		free(target);
 		path = target = NULL;
@@ -851,8 +871,8 @@ static int finish_block(struct umockdev_tree *t, struct dev_block *d, size_t *ba
 			if (!target)
 				err = -ENOMEM;
 			else
-				err = tree_add_str(t, d->node, "driver", 'l', target,
-						   strlen(target), d->line, bad_line);
+				err = tree_add_link(t, d->node, "driver", strlen("driver"), target,
+						    d->line, st, bad_line);
 			free(target);
 			target = NULL;
 		}
@@ -872,8 +892,8 @@ static int finish_block(struct umockdev_tree *t, struct dev_block *d, size_t *ba
 			    asprintf(&target, "../../%s", d->rel) < 0)
 				err = -ENOMEM;
 			else
-				err = tree_add_str(t, &t->top, path, 'l', target, strlen(target),
-						   d->line, bad_line);
+				err = tree_add_link(t, &t->top, path, strlen(path), target, d->line,
+						    st, bad_line);
 			free(path);
 			free(target);
 		}
@@ -883,8 +903,7 @@ static int finish_block(struct umockdev_tree *t, struct dev_block *d, size_t *ba
 
 /* An L: line of device @d: the link, and what a subsystem or driver link tells. */
 static int add_link(struct umockdev_tree *t, struct dev_block *d, const char *key, size_t klen,
-		    const char *val, size_t vlen, size_t line, struct umockdev_stats *st,
-		    size_t *bad_line)
+		    const char *val, size_t line, struct umockdev_stats *st, size_t *bad_line)
 {
 	const char *comp[ANCESTORS];
 	size_t clen[ANCESTORS], n, ups;
@@ -896,7 +915,7 @@ static int add_link(struct umockdev_tree *t, struct dev_block *d, const char *ke
 		st->skipped_links++;
 		return 0;
 	}
-	err = tree_add(t, d->node, key, klen, 'l', val, vlen, line, NULL, bad_line);
+	err = tree_add_link(t, d->node, key, klen, val, line, st, bad_line);
 	if (err < 0 || !(subsystem || driver))
 		return err;
 	if (driver)
@@ -950,7 +969,7 @@ int umockdev_parse(const char *buf, size_t len, struct umockdev_tree **tree, siz
 		line[ll] = '\0';
 		pos += ll + (nl ? 1 : 0);
 		if (ll == 0) {
-			err = finish_block(t, &d, bad_line);
+			err = finish_block(t, &d, st, bad_line);
 			if (err < 0 && !*bad_line)
 				*bad_line = d.line;
 			block_free(&d);
@@ -1034,11 +1053,11 @@ int umockdev_parse(const char *buf, size_t len, struct umockdev_tree **tree, siz
 				    : tree_add(t, d.node, key, klen, 'f', val, (size_t)n, lineno,
 					       NULL, bad_line);
 		} else {
-			err = add_link(t, &d, key, klen, val, vlen, lineno, st, bad_line);
+			err = add_link(t, &d, key, klen, val, lineno, st, bad_line);
 		}
 	}
 	if (err == 0) {
-		err = finish_block(t, &d, bad_line);
+		err = finish_block(t, &d, st, bad_line);
 		if (err < 0 && !*bad_line)
 			*bad_line = d.line;
 	} else if (!*bad_line) {

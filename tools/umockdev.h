@@ -13,6 +13,7 @@ struct umockdev_stats {
 	unsigned long skipped_names; /* names or values the format cannot hold */
 	unsigned long unreadable;    /* export: files that could not be read */
 	unsigned long skipped_links; /* link targets absolute or climbing out of the tree */
+	unsigned long long_links;    /* import: link targets longer than symlink(2) takes */
 };
 
 /*
