@@ -906,7 +906,7 @@ static int add_link(struct umockdev_tree *t, struct dev_block *d, const char *ke
 		    const char *val, size_t line, struct umockdev_stats *st, size_t *bad_line)
 {
 	const char *comp[ANCESTORS];
-	size_t clen[ANCESTORS], n, ups;
+	size_t clen[ANCESTORS], n, ups = 0;
 	bool subsystem = strcmp(key, "subsystem") == 0, driver = strcmp(key, "driver") == 0;
 	int err;
 
