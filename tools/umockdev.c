@@ -120,13 +120,14 @@ static bool line_safe(const char *s)
 /*
  * A device node name umockdev can take: it creates N: below the testbed's
  * /dev as it is, so an absolute name or a ".." component would put (and
- * truncate, and chmod) a file outside the testbed.
+ * truncate, and chmod) a file outside the testbed; and it reads what
+ * follows a '=' as the node's contents.
  */
 static bool devname_inside(const char *name)
 {
 	size_t len = strlen(name), start = 0;
 
-	if (!len || name[0] == '/')
+	if (!len || name[0] == '/' || strchr(name, '='))
 		return false;
 	for (size_t i = 0; i <= len; i++) {
 		if (i < len && name[i] != '/')

@@ -3,7 +3,7 @@
 """umockdev recordings from and of hostile trees (issue 18 items 3 and 8, issue 19 item 9).
 
 Export: a tree planted with a device node name that climbs out of /dev
-(`DEVNAME=../../...` to a file of the test), an absolute one, link targets
+(`DEVNAME=../../...` to a file of the test), an absolute one, one with `=`, link targets
 that are absolute or climb out of the tree, and names, a property value
 and a link target that are not valid UTF-8.  `export --umockdev` must leave
 each out and count it (the counts are written here by hand), write valid
@@ -82,6 +82,10 @@ def outside_tree(root, victim):
     t.device("/devices/virtual/misc/rooted", "class:misc", None,
              "MAJOR=10\nMINOR=4\nDEVNAME=" + victim + "\n")
     t.file("devices/virtual/misc/rooted/dev", "10:4\n")
+    # left out: a node name with '=' (umockdev reads what follows as the node's contents)
+    t.device("/devices/virtual/misc/equals", "class:misc", None,
+             "MAJOR=10\nMINOR=6\nDEVNAME=x=4142\n")
+    t.file("devices/virtual/misc/equals/dev", "10:6\n")
 
 
 def not_utf8_tree(root):
@@ -163,9 +167,9 @@ def check_outside(tmp):
             "climbing targets left out)",
             links == {"driver": "../../../bus/platform/drivers/gooddrv"}, links)
     m = re.search(r"(\d+) names or values umockdev cannot hold.*?(\d+) links that point outside", err)
-    # by hand: the two node names; firmware_node, escape, power/escape
-    C.check("outside: stderr counts the 2 node names and the 3 links left out",
-            m is not None and (m.group(1), m.group(2)) == ("2", "3"), err)
+    # by hand: the three node names; firmware_node, escape, power/escape
+    C.check("outside: stderr counts the 3 node names and the 3 links left out",
+            m is not None and (m.group(1), m.group(2)) == ("3", "3"), err)
     replay("outside", tmp, recording)
     st = os.lstat(victim)
     C.check("outside: the file a node name pointed at, outside the testbed, is untouched",
