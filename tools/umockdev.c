@@ -258,14 +258,14 @@ static int export_dir(FILE *f, int dirfd, const char *devrel, const char *prefix
 			st->skipped_names++;
 		} else if (S_ISLNK(sb.st_mode)) {
 			/* the link's directory, counted from the tree's top */
-			size_t depth = 1 + count_slashes(devrel) + count_slashes(prefix);
+			size_t link_depth = 1 + count_slashes(devrel) + count_slashes(prefix);
 			char *target = NULL;
 
 			if (readlink_alloc(dirfd, name, &target) < 0) {
 				st->unreadable++;
 			} else if (!line_safe(target)) {
 				st->skipped_names++;
-			} else if (!target_inside(depth, target, NULL)) {
+			} else if (!target_inside(link_depth, target, NULL)) {
 				/* umockdev-run would make it as it is: out of the testbed */
 				st->skipped_links++;
 			} else {
