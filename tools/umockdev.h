@@ -10,7 +10,7 @@
 struct umockdev_stats {
 	unsigned long devices;	     /* devices written (export) or read (import) */
 	unsigned long no_subsystem;  /* export: devices without a subsystem, left out */
-	unsigned long skipped_names; /* names or values the format cannot hold */
+	unsigned long skipped_names; /* names or values umockdev cannot hold */
 	unsigned long unreadable;    /* export: files that could not be read */
 	unsigned long skipped_links; /* link targets absolute or climbing out of the tree */
 	unsigned long long_links;    /* import: link targets longer than symlink(2) takes */
@@ -19,7 +19,10 @@ struct umockdev_stats {
 /*
  * Export every device with a subsystem under @ctx's /devices as a umockdev
  * recording on @out (the format of umockdev-record: P:, N:, E:, A:, H:, L:
- * lines, a blank line between devices).  Returns 0 or a negative errno.
+ * lines, a blank line between devices).  Nothing in it names a place
+ * outside umockdev-run's testbed or is invalid UTF-8: such devices, names,
+ * values and links are left out and counted in *@st.  Returns 0 or a
+ * negative errno.
  */
 int umockdev_export(struct sysdev *ctx, FILE *out, struct umockdev_stats *st);
 
