@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "alloc-util.h"
+#include "dir-list.h"
 #include "libsysdev.h"
 #include "root-archive.h"
 #include "sanitize.h"
@@ -329,16 +330,19 @@ static int cmd_export(int argc, char **argv)
 		return fail("stdout", "write error", -errno);
 	fprintf(stderr,
 		"%s: %s: exported %lu devices; left out %lu devices without a subsystem, %lu "
-		"names or values umockdev cannot hold, %lu unreadable files\n",
-		prog, argv[1], st.devices, st.no_subsystem, st.skipped_names, st.unreadable);
+		"names or values umockdev cannot hold (not UTF-8, a line break, a node outside "
+		"/dev), %lu links that point outside the tree, %lu unreadable files\n",
+		prog, argv[1], st.devices, st.no_subsystem, st.skipped_names, st.skipped_links,
+		st.unreadable);
 	return 0;
 }
 
 static int cmd_import(int argc, char **argv)
 {
 	struct umockdev_stats st = {0};
-	char *buf = NULL, *archive = NULL;
-	size_t len = 0, cap = 0, alen, line = 0;
+	struct umockdev_tree *tree = NULL;
+	char *buf = NULL;
+	size_t len = 0, cap = 0, line = 0;
 	int in, out = -1, err, ret = 1;
 	bool created = false;
 
@@ -380,7 +384,7 @@ static int cmd_import(int argc, char **argv)
 		len += (size_t)r;
 	}
 	close(in);
-	err = umockdev_to_archive(buf, len, &archive, &alen, &line, &st);
+	err = umockdev_parse(buf, len, &tree, &line, &st);
 	free(buf);
 	if (err < 0) {
 		const char *why = err == -EBADMSG ? "malformed line, or a device without SUBSYSTEM"
@@ -398,11 +402,14 @@ static int cmd_import(int argc, char **argv)
 		return 1;
 	}
 	if (open_empty_dir(argv[1], &out, &created) != 0) {
-		free(archive);
+		umockdev_tree_free(tree);
 		return 1;
 	}
-	err = sysdev_archive_unpack_buffer(archive, alen, out, &line);
-	free(archive);
+	/* made entry by entry below its open parent: a long path is never looked up again */
+	err = dir_is_empty(out);
+	if (err >= 0)
+		err = err == 0 ? -ENOTEMPTY : umockdev_tree_lay_out(tree, out, &line);
+	umockdev_tree_free(tree);
 	if (err < 0 && err != -ENOTEMPTY) {
 		remove_below(out);
 		if (created)
@@ -416,6 +423,11 @@ static int cmd_import(int argc, char **argv)
 	if (st.skipped_links)
 		fprintf(stderr, "%s: %s: %lu links that point outside the tree left out\n", prog,
 			argv[0], st.skipped_links);
+	if (st.long_links)
+		fprintf(stderr,
+			"%s: %s: %lu links left out: their targets are longer than a symbolic "
+			"link can hold (%d bytes)\n",
+			prog, argv[0], st.long_links, PATH_MAX - 1);
 	ret = 0;
 	return ret;
 }
