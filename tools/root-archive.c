@@ -14,6 +14,12 @@
  * child is gone (however it ended), and then exits the way the child did
  * (the same status, or the same signal).  So nothing runs inside a signal
  * handler but kill(2), and a child that crashes still leaves nothing behind.
+ *
+ * One of those signals that was ignored when the program started (nohup(1)
+ * ignores SIGHUP, a shell SIGINT and SIGQUIT for a background job) stays
+ * ignored, as a POSIX shell leaves it: the guard installs no forwarder for
+ * it, the worker inherits the ignore, the program goes on, and the
+ * directory is removed when it ends.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -121,7 +127,11 @@ static int start_guard(const char *prog)
 	child_pid = pid;
 	for (size_t i = 0; i < sizeof(guarded_signals) / sizeof(guarded_signals[0]); i++) {
 		struct sigaction sa = {.sa_handler = forward_signal, .sa_flags = SA_RESTART};
+		struct sigaction was;
 
+		/* ignored on entry: stays ignored, here and in the worker */
+		if (sigaction(guarded_signals[i], NULL, &was) == 0 && was.sa_handler == SIG_IGN)
+			continue;
 		sigemptyset(&sa.sa_mask);
 		sigaction(guarded_signals[i], &sa, NULL);
 	}

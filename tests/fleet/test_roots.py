@@ -6,7 +6,12 @@
   lsblk --sysroot takes) and a .sysfs archive give the same walk;
 - an archive is unpacked under $TMPDIR and nothing is left there after an
   error, SIGINT, SIGTERM, SIGHUP, a closed pipe, or a worker killed outright;
-  the exit status is the worker's (or its signal);
+  the exit status is the worker's (or its signal); the program is started
+  with those signals at their default (as the test may itself run under
+  nohup, which ignores SIGHUP);
+- a signal ignored when the program starts stays ignored, in the guard and
+  the worker (/proc/PID/status): sent to the program and its group it
+  changes nothing, the whole output comes and nothing is left;
 - the library installs no signal handler (strace: only the CLI's SIGPIPE
   ignore when the root is a directory);
 - --diff OLD NEW --format=jsonl prints one object per change, checked
@@ -51,13 +56,33 @@ def children(pid):
         return []
 
 
-def blocked_run(args, tmpdir):
-    """Start sysdev-tree writing into a 4 KiB pipe nobody reads; return when it is
-    blocked on the full pipe (the archive is unpacked by then)."""
+GUARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
+
+
+def dispositions(ignored):
+    """For preexec_fn: the guarded signals at their default, whatever this test
+    inherited (nohup ignores SIGHUP), but those of ignored ignored."""
+    def preexec():
+        for sig in GUARDED:
+            signal.signal(sig, signal.SIG_IGN if sig in ignored else signal.SIG_DFL)
+    return preexec
+
+
+def ignored_mask(pid):
+    """The signals pid ignores and those it catches, from /proc/PID/status."""
+    with open("/proc/%d/status" % pid) as f:
+        fields = dict(line.split(":\t", 1) for line in f if ":\t" in line)
+    return [{s for s in GUARDED if int(fields[k], 16) >> (s - 1) & 1} for k in ("SigIgn", "SigCgt")]
+
+
+def blocked_run(args, tmpdir, ignored=()):
+    """Start sysdev-tree writing into a 4 KiB pipe nobody reads, the signals of
+    ignored ignored and the other guarded ones at their default; return when
+    it is blocked on the full pipe (the archive is unpacked by then)."""
     r, w = os.pipe()
     fcntl.fcntl(w, F_SETPIPE_SZ, 4096)
     proc = subprocess.Popen(args, stdout=w, stderr=subprocess.PIPE, env=env_tmp(tmpdir),
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=dispositions(ignored))
     os.close(w)
     deadline = time.monotonic() + 120
     buf = bytearray(4)
@@ -153,6 +178,25 @@ def main():
             rc = proc.wait(timeout=60)
             os.close(r)
             C.check(label + ": the program ends by that signal", rc == -sig, rc)
+            C.check(label + ": nothing left in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
+        rc, whole, err = T.run3(args, env=env_tmp(tmpdir), timeout=300)
+        C.check("the archive's whole output, for the signals ignored on entry", rc == 0, err)
+        for sig in GUARDED:
+            label = "%s ignored on entry" % signal.Signals(sig).name
+            proc, r = blocked_run(args, tmpdir, ignored=(sig,))
+            kids = children(proc.pid)
+            masks = [ignored_mask(p) for p in [proc.pid] + kids]
+            C.check(label + ": ignored by the guard and the worker, caught by neither",
+                    len(kids) == 1 and all(ign == {sig} and sig not in cgt for ign, cgt in masks),
+                    masks)
+            os.kill(proc.pid, sig)
+            os.killpg(proc.pid, sig)
+            with os.fdopen(r, "rb") as f:
+                out = f.read().decode()  # the rest, once the program goes on
+            rc = proc.wait(timeout=60)
+            C.check(label + ": sent to the program and its group, it goes on and exits 0",
+                    rc == 0, (rc, proc.stderr.read()))
+            C.check(label + ": the whole output", out == whole, (len(out), len(whole)))
             C.check(label + ": nothing left in $TMPDIR", os.listdir(tmpdir) == [], os.listdir(tmpdir))
         proc, r = blocked_run(args, tmpdir)
         kids = children(proc.pid)

@@ -5,9 +5,12 @@ Each case is a console as a 6.1 kernel prints it (printk timestamps, KTAP
 indented by four spaces, kmemleak's report between /init's markers), and
 whether kunit.py's checks must all pass on it. A complete, clean run must
 pass; a missing or truncated suite, a test more, a renamed or failed test,
-a kernel problem report, a missing kmemleak scan, a missing leak before the
-fix or any leak after it must each fail. Prints `PASS: case` / `FAIL: case:
-why`, then `N passed, N failed`.
+a kernel problem report, a missing or unstable kmemleak scan, any leak after
+the fix must each fail. Before the fix the suite leaks 65 requests and
+kmemleak may miss a few (a stale pointer is enough): all 65 or most of them
+(more than half: 33) pass; 32, a single one (the old rule's evidence), none,
+more than were leaked or one of a wrong size fail. Prints `PASS: case` /
+`FAIL: case: why`, then `N passed, N failed`.
 """
 
 import io
@@ -33,6 +36,30 @@ unreferenced object 0xffff8880002c1c00 (size 96):
     [<(____ptrval____)>] lt_test_flush_on_unregister+0x23/0x3ac
     [<(____ptrval____)>] kunit_try_run_case+0x73/0x93"""
 
+# One of the 64 requests lt_test_unregister_many leaks; %x: its address.
+MANY_LEAK = """\
+unreferenced object 0xffff888000%06x (size 96):
+  comm "kunit_try_catch", pid 29, jiffies 4294892990
+  hex dump (first 32 bytes):
+    00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00  ................
+  backtrace:
+    [<(____ptrval____)>] __kmem_cache_alloc_node+0xcd/0xe0
+    [<(____ptrval____)>] kmalloc_trace+0x1f/0x49
+    [<(____ptrval____)>] dev_pm_qos_update_user_latency_tolerance+0x68/0xe4
+    [<(____ptrval____)>] lt_test_unregister_many+0x2e/0x1c0
+    [<(____ptrval____)>] kunit_try_run_case+0x73/0x93"""
+
+
+def leaks(n, first=True, size=96):
+    """n reports of the leaked request: the one of lt_test_flush_on_unregister
+    (unless not first) and n - 1 (or n) of lt_test_unregister_many."""
+    out = [LEAK] if first and n else []
+    out += [MANY_LEAK % (0x3c0000 + 0x60 * i) for i in range(n - len(out))]
+    return "\n".join(out).replace("(size 96)", "(size %d)" % size)
+
+
+ALL_LEAKS = leaks(65)
+
 OTHER_LEAK = """\
 unreferenced object 0xffff888000300000 (size 32):
   comm "swapper/0", pid 1, jiffies 4294892930
@@ -42,7 +69,7 @@ unreferenced object 0xffff888000300000 (size 32):
 
 
 def console(suites=None, top_plan=2, extra=(), leaks="", scanned=True,
-            suite_ok=True):
+            suite_ok=True, scans=None):
     if suites is None:
         suites = [(name, list(tests)) for name, tests in kunit.SUITES]
     out = ["Linux version 6.1.192+ (gcc 12)", "KTAP version 1",
@@ -56,8 +83,13 @@ def console(suites=None, top_plan=2, extra=(), leaks="", scanned=True,
         out.append("%s %d %s" % ("ok" if suite_ok else "not ok", i, name))
     out += list(extra)
     out.append("@@KUNIT-INIT kernel 6.1.192+")
+    n = leaks.count("unreferenced object")
+    for k in (scans if scans is not None else [0, n, n]):
+        out.append("@@KMEMLEAK-SCAN %d reports" % k)
     if scanned:
         out.append("@@KMEMLEAK-SCANNED")
+    else:
+        out.append("@@KMEMLEAK-UNSTABLE after 10 scans")
     out += ["@@KMEMLEAK-BEGIN"] + (leaks.split("\n") if leaks else []) + \
         ["@@KMEMLEAK-END", "@@SDT-DONE rc=0"]
     return ["[    1.%06d] %s" % (n, x) if not x.startswith("@@")
@@ -79,17 +111,40 @@ def judge(stage, text_lines):
 def main():
     lt = [t for n, t in kunit.SUITES if n == "pm-qos-latency-tolerance"][0]
     qos = [t for n, t in kunit.SUITES if n == "qos-kunit-test"][0]
+    assert kunit.LEAKED_REQUESTS == 65 and kunit.LEAK_MIN == 33
     cases = [
-        ("complete run before the fix, with the leak", "before",
-         console(leaks=LEAK), True),
+        ("complete run before the fix, all 65 leaks reported", "before",
+         console(leaks=ALL_LEAKS), True),
+        ("before the fix, 60 of 65 reported (stale pointers hid 5)",
+         "before", console(leaks=leaks(60)), True),
+        ("before the fix, 33 of 65 reported (more than half)", "before",
+         console(leaks=leaks(33)), True),
+        ("before the fix, the one of lt_test_flush_on_unregister missed",
+         "before", console(leaks=leaks(64, first=False)), True),
         ("complete run after the fix, no leak", "after", console(), True),
+        ("before the fix, 32 of 65 reported (half)", "before",
+         console(leaks=leaks(32)), False),
+        ("before the fix, a single leak reported", "before",
+         console(leaks=LEAK), False),
         ("before the fix without the leak", "before", console(), False),
+        ("before the fix, 66 reports: more than were leaked", "before",
+         console(leaks=leaks(66)), False),
+        ("before the fix, the leaks of another size", "before",
+         console(leaks=leaks(65, size=128)), False),
         ("after the fix with the leak", "after", console(leaks=LEAK), False),
+        ("after the fix with one of the many leaks", "after",
+         console(leaks=leaks(1, first=False)), False),
+        ("after the fix with all the leaks", "after",
+         console(leaks=ALL_LEAKS), False),
         ("another leak after the fix", "after", console(leaks=OTHER_LEAK),
          False),
-        ("another leak besides the expected one", "before",
-         console(leaks=LEAK + "\n" + OTHER_LEAK), False),
-        ("kmemleak never scanned", "after", console(scanned=False), False),
+        ("another leak besides the expected ones", "before",
+         console(leaks=ALL_LEAKS + "\n" + OTHER_LEAK), False),
+        ("kmemleak never scanned", "after",
+         console(scanned=False, scans=[]), False),
+        ("kmemleak count still changing after 10 scans", "before",
+         console(leaks=ALL_LEAKS, scanned=False,
+                 scans=[0, 50, 65, 60, 65, 61, 64, 62, 65, 63]), False),
         ("a suite missing", "after",
          console(suites=[("qos-kunit-test", qos)], top_plan=1), False),
         ("suites in the other order", "after",

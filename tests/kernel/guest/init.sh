@@ -3,9 +3,14 @@
 #
 # The KUnit suites are built in and have run before this starts (their
 # KTAP is on the console).  This script makes kmemleak look for leaks: it
-# waits past kmemleak's minimum object age (5 s), scans twice, and prints
-# what it found between @@KMEMLEAK-BEGIN and @@KMEMLEAK-END; then it prints
-# "@@SDT-DONE rc=N" and reboots (qemu runs with -no-reboot, so it exits).
+# waits past kmemleak's minimum object age (5 s), then scans until the
+# number of reports is stable: at least twice (a scan does not report an
+# object whose contents changed since the one before), and again while the
+# count changes, at most 10 times.  Each scan prints "@@KMEMLEAK-SCAN N
+# reports"; "@@KMEMLEAK-SCANNED" only if every scan was accepted and the
+# last two agreed.  Then it prints the reports between @@KMEMLEAK-BEGIN and
+# @@KMEMLEAK-END, "@@SDT-DONE rc=N", and reboots (qemu runs with
+# -no-reboot, so it exits).
 
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 mount -t proc proc /proc
@@ -16,10 +21,28 @@ echo "@@KUNIT-INIT kernel $(uname -r)"
 rc=0
 KML=/sys/kernel/debug/kmemleak
 sleep 6
-if echo scan > $KML && echo scan > $KML; then
+scans=0
+last=-1
+stable=no
+while [ $scans -lt 10 ]; do
+	if ! echo scan > $KML; then
+		echo "@@KMEMLEAK-SCAN-FAILED"
+		rc=1
+		break
+	fi
+	scans=$((scans + 1))
+	n=$(grep -c '^unreferenced object' $KML)
+	echo "@@KMEMLEAK-SCAN $n reports"
+	if [ $scans -ge 2 ] && [ "$n" = "$last" ]; then
+		stable=yes
+		break
+	fi
+	last=$n
+done
+if [ $rc = 0 ] && [ $stable = yes ]; then
 	echo "@@KMEMLEAK-SCANNED"
-else
-	echo "@@KMEMLEAK-SCAN-FAILED"
+elif [ $rc = 0 ]; then
+	echo "@@KMEMLEAK-UNSTABLE after $scans scans"
 	rc=1
 fi
 echo "@@KMEMLEAK-BEGIN"
