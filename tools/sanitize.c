@@ -680,29 +680,25 @@ int sanitizer_learn(struct sanitizer *s, const char *value, size_t len)
 /* A serial-looking run of letters and digits (sanitize.h). */
 static bool looks_like_serial(const char *p, size_t n)
 {
-	size_t digits = 0, run = 0, longest = 0, first_digit = n;
-	bool upper = false, letter_after_digit = false;
+	size_t digits = 0, run = 0, longest = 0;
+	bool upper = false;
 
 	for (size_t i = 0; i < n; i++) {
 		if (is_digit(p[i])) {
 			digits++;
-			run++;
-			if (run > longest)
+			if (++run > longest)
 				longest = run;
-			if (first_digit == n)
-				first_digit = i;
-		} else {
-			run = 0;
-			upper = upper || (p[i] >= 'A' && p[i] <= 'Z');
-			letter_after_digit = letter_after_digit || first_digit < i;
+			continue;
 		}
+		run = 0;
+		/* lower case is a kernel name's or a chip model's (nvme0n1p12, hi3516cv300) */
+		if (p[i] >= 'a' && p[i] <= 'z')
+			return false;
+		upper = true;
 	}
-	if (digits == n)
+	if (!upper)
 		return n >= 12;
-	if (n < 10 || longest < 4)
-		return false;
-	/* kernel names count instances: lower-case letters, then digits */
-	return upper || letter_after_digit;
+	return n >= 10 && longest >= 4;
 }
 
 int sanitizer_learn_name(struct sanitizer *s, const char *name, size_t len)
@@ -969,8 +965,8 @@ static int sanitizer_binary(struct sanitizer *s, char *buf, size_t len)
 
 /*
  * Files emptied whole: binary identifiers and dumps that hold one (a TPM's
- * public endorsement key; an ATA IDENTIFY page or a 1-Wire ROM as "id",
- * where other ids are small numbers that stay).
+ * public endorsement key; as "id", an ATA IDENTIFY page or a 1-Wire ROM,
+ * where other ids are short words or numbers that stay: "Intel", "0").
  */
 static bool is_blank_file(const char *name, const char *buf, size_t len)
 {
@@ -978,12 +974,11 @@ static bool is_blank_file(const char *name, const char *buf, size_t len)
 					    "eeprom",	"nvmem",    "edid",	"pubek"};
 
 	if (strcmp(name, "id") == 0) {
-		size_t digits = 0;
+		bool text = len <= 64;
 
-		while (digits < len && is_digit(buf[digits]))
-			digits++;
-		return !(digits > 0 && digits <= 10 &&
-			 (digits == len || (digits + 1 == len && buf[digits] == '\n')));
+		for (size_t i = 0; i < len && text; i++)
+			text = buf[i] == '\n' || (buf[i] >= 0x20 && buf[i] < 0x7f);
+		return !text;
 	}
 	return name_in(name, names, sizeof(names) / sizeof(names[0]));
 }
