@@ -47,6 +47,7 @@ LONG_KEY_VALUE = "LongKeyValue9988"
 HID_UNIQ = "HIDUNIQ5544XZ"
 BATTERY_SERIAL = "FXA1234567B"
 LINK_SERIAL = "ZX9988776655Q"
+DIR_SERIAL = "FXB7654321C"
 INQ_SERIAL = "INQSERIAL778899"
 CASE_SERIAL = "CaseSerial7777X"
 BLANK_SERIAL = "WD-WCC4N1234567"
@@ -79,6 +80,7 @@ PLANTED = {
     "HID_UNIQ with a hidraw child": [HID_UNIQ],
     "serial only in a name": [BATTERY_SERIAL],
     "serial only in a link target": [LINK_SERIAL],
+    "serial only in a directory name no link names": [DIR_SERIAL],
     "learned serial in a binary inquiry": [INQ_SERIAL],
     "learned value in another case": [CASE_SERIAL],
     "serial learned with leading blanks": [BLANK_SERIAL, "WCC4N1234567"],
@@ -112,12 +114,12 @@ FULL_ONLY = {"learned serial in a binary inquiry", "learned value in another cas
 #   InfiniBand GUID: NODE_GUID, SYS_IMAGE_GUID
 #   IPv4: TRADDR, ISCSI_ADDR, ISCSI_HOST_ADDR
 #   IPv6: HOST_TRADDR, GID, GID_ROCE, LINK_LOCAL
-#   other: PARTNAME, the long key's value, HID_UNIQ, BATTERY_SERIAL, LINK_SERIAL,
+#   other: PARTNAME, the long key's value, HID_UNIQ, BATTERY_SERIAL, LINK_SERIAL, DIR_SERIAL,
 #          INQ_SERIAL, CASE_SERIAL, BLANK_SERIAL, MMC_CID, SAS_ENCLOSURE, SOC_UID,
 #          TARGET_IQN, INITIATOR_IQN, HID_PHYS, and the nvme address file's whole value
 # (as the summary words them: plural but for one)
 EXPECT_FULL = {"MAC addresses": 2, "1-Wire id": 1, "InfiniBand GUIDs": 2, "IPv4 addresses": 3,
-               "IPv6 addresses": 4, "other identifiers": 15}
+               "IPv6 addresses": 4, "other identifiers": 16}
 
 
 def plant(root):
@@ -169,6 +171,7 @@ def plant(root):
              "POWER_SUPPLY_NAME=steam-controller-%s-battery\nPOWER_SUPPLY_TYPE=Battery\n"
              % BATTERY_SERIAL)
     t.link(hid[1:] + "/peer", "../../../../../platform/PEER-%s" % LINK_SERIAL)
+    t.dir(hid[1:] + "/calibration-%s" % DIR_SERIAL)
 
     # SCSI: a serial learned from USB's serial file, inside the binary inquiry
     usb = PCI + "/usb1/1-2"
