@@ -706,6 +706,11 @@ int sanitizer_learn_name(struct sanitizer *s, const char *name, size_t len)
 	for (size_t i = 0; i < len;) {
 		size_t j = i;
 
+		/* a UUID's last group (a WMI GUID's) is the UUID's, replaced with it */
+		if (match_uuid(name + i, len - i)) {
+			i += 36;
+			continue;
+		}
 		while (j < len && is_alnum(name[j]))
 			j++;
 		if (j > i && looks_like_serial(name + i, j - i)) {
