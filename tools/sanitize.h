@@ -22,14 +22,14 @@
  *   IPv6 address           -> 2001:db8::1 (the documentation prefix)
  *   other values of identifier files and properties (serial, wwid, ...)
  *                          -> the same prefix (eui., naa., 0x, ...) and
- *                             hex digits, or SERIAL0001-style text
+ *                             hex digits, or SANITIZED0001-style text
  *
  * Values that say nothing about a machine stay: the all-zero and broadcast
  * MACs, all-zero EUI-64s, GUIDs and UUIDs, 0.0.0.0, 127.x.x.x,
  * 255.255.255.255, :: and ::1.
  *
  * Files that hold identifiers in binary or as dumps (vpd_pg80, vpd_pg83,
- * vpd, eeprom, nvmem, edid, TPM pubek, an id that is not a small number)
+ * vpd, eeprom, nvmem, edid, TPM pubek, an id longer than 64 bytes or not text)
  * are emptied; a PCI config space is cut to its first 256 bytes (the
  * extended space holds the Device Serial Number); in other binary files a
  * learned value is overwritten in place by its placeholder, cut or padded
@@ -77,9 +77,9 @@ const char *sanitizer_whole(struct sanitizer *s, const char *value, size_t len);
 
 /*
  * Note the serial numbers in a name or link target that no identifier file
- * or property carries: a run of ten or more letters and digits holding four
- * digits in a row that is not a kernel-style name (lower-case letters then
- * digits, as nvme0n1p12 or input12345), or twelve or more digits.
+ * or property carries: a run of ten or more upper-case letters and digits
+ * holding four digits in a row (lower case is a kernel name's or a chip
+ * model's: nvme0n1p12, hi3516cv300), or of twelve or more digits.
  */
 int sanitizer_learn_name(struct sanitizer *s, const char *name, size_t len);
 
