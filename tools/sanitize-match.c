@@ -262,7 +262,7 @@ int match_set_scan(struct match_set *m, const char *text, size_t len, size_t *at
 		return -ENOMEM;
 	for (size_t j = 0; j < len; j++) {
 		unsigned char c = fold((unsigned char)text[j]);
-		size_t next;
+		size_t next = 0;
 
 		while (state && !(next = go(m, state, c)))
 			state = m->n[state].fail;
