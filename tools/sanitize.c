@@ -3,14 +3,17 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "alloc-util.h"
 #include "dir-list.h"
+#include "sanitize-match.h"
 #include "sanitize.h"
 
 #define FILE_MAX (16 * 1024 * 1024)
@@ -18,29 +21,47 @@
 #define KNOWN_MIN 6 /* shorter learned values are replaced only as whole values */
 
 struct mapping {
-	char *key; /* normalized: "mac:HEX", "eui:HEX", "uuid:HEX", "val:RAW" */
+	char *key; /* normalized: "mac:HEX", "eui:HEX", "ip4:..", "val:lowercase", ... */
 	size_t keylen;
 	char *placeholder;
-};
-
-struct known {
-	char *value; /* a learned raw value, replaced wherever it occurs */
-	size_t len;
-	const char *placeholder;
 };
 
 struct sanitizer {
 	struct mapping *m;
 	size_t n, cap;
-	struct known *k;
+	size_t *slot; /* index + 1 into m, open addressing on the keyed hash */
+	size_t nslot;
+	const char **known; /* the placeholder of each value of the match set, by id */
 	size_t nk, capk;
-	bool sorted;
-	unsigned long n_mac, n_eui, n_uuid, n_other;
+	struct match_set *set;
+	unsigned long count[SANITIZE_KINDS];
 };
+
+const char *sanitize_kind_name(enum sanitize_kind kind, unsigned long n)
+{
+	static const char *const names[SANITIZE_KINDS][2] = {
+	    [SANITIZE_MAC] = {"MAC address", "MAC addresses"},
+	    [SANITIZE_EUI64] = {"EUI-64", "EUI-64s"},
+	    [SANITIZE_UUID] = {"UUID", "UUIDs"},
+	    [SANITIZE_GUID] = {"InfiniBand GUID", "InfiniBand GUIDs"},
+	    [SANITIZE_W1] = {"1-Wire id", "1-Wire ids"},
+	    [SANITIZE_IPV4] = {"IPv4 address", "IPv4 addresses"},
+	    [SANITIZE_IPV6] = {"IPv6 address", "IPv6 addresses"},
+	    [SANITIZE_OTHER] = {"other identifier", "other identifiers"},
+	};
+
+	return kind < SANITIZE_KINDS ? names[kind][n != 1] : "?";
+}
 
 struct sanitizer *sanitizer_new(void)
 {
-	return calloc(1, sizeof(struct sanitizer));
+	struct sanitizer *s = calloc(1, sizeof(struct sanitizer));
+
+	if (s && !(s->set = match_set_new())) {
+		free(s);
+		return NULL;
+	}
+	return s;
 }
 
 void sanitizer_free(struct sanitizer *s)
@@ -51,16 +72,21 @@ void sanitizer_free(struct sanitizer *s)
 		free(s->m[i].key);
 		free(s->m[i].placeholder);
 	}
-	for (size_t i = 0; i < s->nk; i++)
-		free(s->k[i].value);
 	free(s->m);
-	free(s->k);
+	free(s->slot);
+	free(s->known);
+	match_set_free(s->set);
 	free(s);
 }
 
 static bool is_hex(char c)
 {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
 }
 
 static bool is_alnum(char c)
@@ -71,6 +97,19 @@ static bool is_alnum(char c)
 static char lower(char c)
 {
 	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+static unsigned hexval(char c)
+{
+	return is_digit(c) ? (unsigned)(c - '0') : (unsigned)(lower(c) - 'a' + 10);
+}
+
+static bool name_in(const char *name, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(name, names[i]) == 0)
+			return true;
+	return false;
 }
 
 bool sanitize_is_id_file(const char *name)
@@ -104,32 +143,65 @@ bool sanitize_is_id_file(const char *name)
 	    "perm_addr",
 	    "address",
 	    "iserial",
+	    "cid",
+	    "node_guid",
+	    "sys_image_guid",
+	    "port_guid",
+	    "guid",
+	    "enclosure_identifier",
+	    "soc_uid",
+	    "initiatorname",
+	    "targetname",
+	    "ipaddress",
+	    "persistent_address",
+	    "hwaddress",
 	};
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcmp(name, names[i]) == 0)
+	return name_in(name, names, sizeof(names) / sizeof(names[0]));
+}
+
+static bool key_is(const char *key, size_t len, const char *word)
+{
+	return strlen(word) == len && memcmp(key, word, len) == 0;
+}
+
+static bool key_has(const char *key, size_t len, const char *word)
+{
+	size_t wl = strlen(word);
+
+	for (size_t i = 0; i + wl <= len; i++)
+		if (memcmp(key + i, word, wl) == 0)
 			return true;
 	return false;
 }
 
-bool sanitize_is_id_property(const char *key)
+static bool key_ends(const char *key, size_t len, const char *word)
 {
-	static const char *const keys[] = {"UNIQ",
-					   "ID_FS_LABEL",
-					   "ID_FS_LABEL_ENC",
-					   "ID_NET_NAME_MAC",
-					   "ID_PART_ENTRY_NAME",
-					   "DM_NAME",
-					   "SERIAL",
-					   "PHYS"};
+	size_t wl = strlen(word);
 
-	if (strstr(key, "SERIAL") || strstr(key, "UUID") || strstr(key, "WWN"))
+	return len >= wl && memcmp(key + len - wl, word, wl) == 0;
+}
+
+bool sanitize_is_id_property(const char *key, size_t len)
+{
+	static const char *const keys[] = {
+	    "ID_FS_LABEL", "ID_FS_LABEL_ENC", "ID_NET_NAME_MAC", "ID_PART_ENTRY_NAME",
+	    "DM_NAME",	   "PARTNAME",	      "W1_SLAVE_ID"};
+
+	/* any length: a key longer than a buffer is no less an identifier's */
+	if (key_has(key, len, "SERIAL") || key_has(key, len, "UUID") || key_has(key, len, "WWN") ||
+	    key_has(key, len, "GUID") || key_has(key, len, "TRADDR") ||
+	    key_ends(key, len, "UNIQ") || key_ends(key, len, "PHYS"))
 		return true;
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (strcmp(key, keys[i]) == 0)
+		if (key_is(key, len, keys[i]))
 			return true;
 	return false;
 }
+
+/* ------------------------------------------------------------------ */
+/* Shapes of identifiers                                               */
+/* ------------------------------------------------------------------ */
 
 /* Octets of two hex digits separated by ':' or '-' (one kind): @n octets at @p, or 0. */
 static size_t match_octets(const char *p, size_t len, size_t n)
@@ -168,37 +240,164 @@ static size_t match_uuid(const char *p, size_t len)
 	return 36;
 }
 
-static bool after_ok(const char *p, size_t len, size_t j)
+/* Four groups of four hex digits: an InfiniBand GUID (0002:c903:0010:1234). */
+static size_t match_guid(const char *p, size_t len)
 {
-	if (j >= len)
-		return true;
-	if (is_alnum(p[j]))
-		return false;
-	/* the first octets of a longer run are not an address of their own */
-	return !((p[j] == ':' || p[j] == '-') && j + 1 < len && is_hex(p[j + 1]));
+	if (len < 19)
+		return 0;
+	for (size_t i = 0; i < 19; i++)
+		if (i % 5 == 4 ? p[i] != ':' : !is_hex(p[i]))
+			return 0;
+	return 19;
 }
 
-static bool has_upper_hex(const char *p, size_t n)
+/* A 1-Wire slave's name: family, '-', 48-bit id (28-000005e2fdc3). */
+static size_t match_w1(const char *p, size_t len)
 {
-	for (size_t i = 0; i < n; i++)
-		if (p[i] >= 'A' && p[i] <= 'F')
-			return true;
-	return false;
+	if (len < 15 || p[2] != '-')
+		return 0;
+	for (size_t i = 0; i < 15; i++)
+		if (i != 2 && !is_hex(p[i]))
+			return 0;
+	return 15;
 }
 
-static void upcase(char *p)
+/* A dotted quad, each part 0..255: @n bytes into @oct, or 0. */
+static size_t match_ipv4(const char *p, size_t len, unsigned oct[4])
 {
-	for (; *p; p++)
-		if (*p >= 'a' && *p <= 'f')
-			*p = (char)(*p - 'a' + 'A');
+	size_t o = 0;
+
+	for (int k = 0; k < 4; k++) {
+		size_t d = 0;
+		unsigned v = 0;
+
+		while (o + d < len && d < 4 && is_digit(p[o + d]))
+			v = v * 10 + (unsigned)(p[o + d++] - '0');
+		if (d == 0 || d > 3 || v > 255)
+			return 0;
+		oct[k] = v;
+		o += d;
+		if (k < 3) {
+			if (o >= len || p[o] != '.')
+				return 0;
+			o++;
+		}
+	}
+	return o;
 }
+
+/* An IPv6 address (RFC 4291 text forms, a dotted quad at the end too): bytes, or 0. */
+static size_t match_ipv6(const char *p, size_t len, unsigned g[8])
+{
+	unsigned head[8], tail[8];
+	size_t nh = 0, nt = 0, o = 0;
+	bool dbl = false;
+
+	if (len >= 2 && p[0] == ':' && p[1] == ':') {
+		dbl = true;
+		o = 2;
+	}
+	for (;;) {
+		size_t d = 0;
+		unsigned v = 0, oct[4];
+		size_t n4;
+
+		if (nh + nt >= 8)
+			break;
+		if (nh + nt <= 6 && (n4 = match_ipv4(p + o, len - o, oct)) &&
+		    (o + n4 >= len || (!is_alnum(p[o + n4]) && p[o + n4] != '.'))) {
+			unsigned *dst = dbl ? tail : head;
+			size_t *nd = dbl ? &nt : &nh;
+
+			dst[(*nd)++] = oct[0] << 8 | oct[1];
+			dst[(*nd)++] = oct[2] << 8 | oct[3];
+			o += n4;
+			break;
+		}
+		while (o + d < len && d < 5 && is_hex(p[o + d]))
+			v = v << 4 | hexval(p[o + d++]);
+		if (d == 0)
+			break;
+		if (d > 4)
+			return 0;
+		if (dbl)
+			tail[nt++] = v;
+		else
+			head[nh++] = v;
+		o += d;
+		if (o + 1 < len && p[o] == ':' && p[o + 1] == ':') {
+			if (dbl)
+				return 0;
+			dbl = true;
+			o += 2;
+		} else if (o + 1 < len && p[o] == ':' && is_hex(p[o + 1])) {
+			o++;
+		} else {
+			break;
+		}
+	}
+	if (dbl ? nh + nt > 7 || nh + nt == 0 : nh != 8)
+		return 0;
+	for (size_t i = 0; i < 8; i++)
+		g[i] = 0;
+	for (size_t i = 0; i < nh; i++)
+		g[i] = head[i];
+	for (size_t i = 0; i < nt; i++)
+		g[8 - nt + i] = tail[i];
+	return o;
+}
+
+static bool all_zero_hex(const char *hex)
+{
+	for (; *hex; hex++)
+		if (*hex != '0')
+			return false;
+	return true;
+}
+
+static bool ipv4_says_nothing(const unsigned oct[4])
+{
+	bool zero = !oct[0] && !oct[1] && !oct[2] && !oct[3];
+	bool bcast = oct[0] == 255 && oct[1] == 255 && oct[2] == 255 && oct[3] == 255;
+
+	return zero || bcast || oct[0] == 127;
+}
+
+static bool ipv6_says_nothing(const unsigned g[8])
+{
+	for (int i = 0; i < 7; i++)
+		if (g[i])
+			return false;
+	return g[7] <= 1; /* :: and ::1 */
+}
+
+/* ------------------------------------------------------------------ */
+/* The table of values and placeholders                                */
+/* ------------------------------------------------------------------ */
 
 static struct mapping *lookup(struct sanitizer *s, const char *key, size_t keylen)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (s->m[i].keylen == keylen && memcmp(s->m[i].key, key, keylen) == 0)
-			return &s->m[i];
+	size_t mask, i;
+
+	if (!s->nslot)
+		return NULL;
+	mask = s->nslot - 1;
+	for (i = (size_t)sanitize_hash(key, keylen) & mask; s->slot[i]; i = (i + 1) & mask) {
+		struct mapping *m = &s->m[s->slot[i] - 1];
+
+		if (m->keylen == keylen && memcmp(m->key, key, keylen) == 0)
+			return m;
+	}
 	return NULL;
+}
+
+static void slot_put(size_t *slot, size_t nslot, const struct mapping *m, size_t idx1)
+{
+	size_t mask = nslot - 1, i = (size_t)sanitize_hash(m->key, m->keylen) & mask;
+
+	while (slot[i])
+		i = (i + 1) & mask;
+	slot[i] = idx1;
 }
 
 static struct mapping *add_mapping(struct sanitizer *s, const char *key, size_t keylen,
@@ -208,6 +407,21 @@ static struct mapping *add_mapping(struct sanitizer *s, const char *key, size_t 
 
 	if (!placeholder)
 		return NULL;
+	if ((s->n + 1) * 2 > s->nslot) {
+		/* at most half full: probes stay short */
+		size_t nslot = s->nslot ? s->nslot * 2 : 64;
+		size_t *slot = nslot > s->nslot ? calloc(nslot, sizeof(*slot)) : NULL;
+
+		if (!slot) {
+			free(placeholder);
+			return NULL;
+		}
+		for (size_t i = 0; i < s->n; i++)
+			slot_put(slot, nslot, &s->m[i], i + 1);
+		free(s->slot);
+		s->slot = slot;
+		s->nslot = nslot;
+	}
 	if (GROW(s->m, s->cap, s->n + 1) < 0) {
 		free(placeholder);
 		return NULL;
@@ -222,90 +436,99 @@ static struct mapping *add_mapping(struct sanitizer *s, const char *key, size_t 
 	m->key[keylen] = '\0';
 	m->keylen = keylen;
 	m->placeholder = placeholder;
+	slot_put(s->slot, s->nslot, m, s->n + 1);
 	s->n++;
 	return m;
 }
 
-/* The normalized key of a MAC/EUI/UUID: kind ':' lowercase hex digits. */
-static size_t hex_key(char *key, const char *kind, const char *p, size_t n)
+/* The placeholder of @key, made by @fmt from the kind's next counter the first time. */
+static const char *placeholder_of(struct sanitizer *s, const char *key, enum sanitize_kind kind)
+{
+	size_t keylen = strlen(key);
+	struct mapping *m = lookup(s, key, keylen);
+	unsigned long n;
+	char *ph = NULL;
+	int r = -1;
+
+	if (m)
+		return m->placeholder;
+	n = ++s->count[kind];
+	switch (kind) {
+	case SANITIZE_MAC:
+		r = asprintf(&ph, "02:00:00:%02lx:%02lx:%02lx", (n >> 16) & 0xff, (n >> 8) & 0xff,
+			     n & 0xff);
+		break;
+	case SANITIZE_EUI64:
+		r = asprintf(&ph, "02:00:00:ff:fe:%02lx:%02lx:%02lx", (n >> 16) & 0xff,
+			     (n >> 8) & 0xff, n & 0xff);
+		break;
+	case SANITIZE_UUID:
+		r = asprintf(&ph, "00000000-0000-4000-8000-%012lx", n);
+		break;
+	case SANITIZE_GUID:
+		r = asprintf(&ph, "0200:00ff:fe%02lx:%04lx", (n >> 16) & 0xff, n & 0xffff);
+		break;
+	case SANITIZE_W1:
+		r = asprintf(&ph, "%012lx", n);
+		break;
+	case SANITIZE_IPV4:
+		/* the documentation networks, then 10/8 */
+		if (n <= 254)
+			r = asprintf(&ph, "192.0.2.%lu", n);
+		else
+			r = asprintf(&ph, "10.%lu.%lu.%lu", (n >> 16) & 0xff, (n >> 8) & 0xff,
+				     n & 0xff);
+		break;
+	case SANITIZE_IPV6:
+		r = asprintf(&ph, "2001:db8::%lx", n);
+		break;
+	default:
+		break;
+	}
+	if (r < 0)
+		return NULL;
+	m = add_mapping(s, key, keylen, ph);
+	return m ? m->placeholder : NULL;
+}
+
+/* The normalized key of a hex identifier: kind, then its lowercase hex digits. */
+static void hex_key(char *key, size_t size, const char *kind, const char *p, size_t n)
 {
 	size_t o = strlen(kind);
 
 	memcpy(key, kind, o);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n && o + 1 < size; i++)
 		if (is_hex(p[i]))
 			key[o++] = lower(p[i]);
-	return o;
+	key[o] = '\0';
 }
 
-/* MAC placeholder, colon form (the separator is applied by the caller). */
-static const char *mac_placeholder(struct sanitizer *s, const char *hex12)
+static const char *ipv4_placeholder(struct sanitizer *s, const unsigned oct[4])
 {
 	char key[32];
-	struct mapping *m;
 
-	memcpy(key, "mac:", 4);
-	memcpy(key + 4, hex12, 12);
-	m = lookup(s, key, 16);
-	if (!m) {
-		char *ph;
-		unsigned long n = ++s->n_mac;
-
-		if (asprintf(&ph, "02:00:00:%02lx:%02lx:%02lx", (n >> 16) & 0xff, (n >> 8) & 0xff,
-			     n & 0xff) < 0)
-			return NULL;
-		m = add_mapping(s, key, 16, ph);
-	}
-	return m ? m->placeholder : NULL;
+	snprintf(key, sizeof(key), "ip4:%u.%u.%u.%u", oct[0], oct[1], oct[2], oct[3]);
+	return placeholder_of(s, key, SANITIZE_IPV4);
 }
 
-static const char *eui_placeholder(struct sanitizer *s, const char *hex16)
+static const char *ipv6_placeholder(struct sanitizer *s, const unsigned g[8])
 {
-	char key[32];
-	struct mapping *m;
+	char key[64];
 
-	memcpy(key, "eui:", 4);
-	memcpy(key + 4, hex16, 16);
-	m = lookup(s, key, 20);
-	if (!m) {
-		char *ph;
-		unsigned long n = ++s->n_eui;
-
-		if (asprintf(&ph, "02:00:00:ff:fe:%02lx:%02lx:%02lx", (n >> 16) & 0xff,
-			     (n >> 8) & 0xff, n & 0xff) < 0)
-			return NULL;
-		m = add_mapping(s, key, 20, ph);
-	}
-	return m ? m->placeholder : NULL;
+	snprintf(key, sizeof(key), "ip6:%x:%x:%x:%x:%x:%x:%x:%x", g[0], g[1], g[2], g[3], g[4],
+		 g[5], g[6], g[7]);
+	return placeholder_of(s, key, SANITIZE_IPV6);
 }
 
-static const char *uuid_placeholder(struct sanitizer *s, const char *hex32)
-{
-	char key[48];
-	struct mapping *m;
-
-	memcpy(key, "uuid:", 5);
-	memcpy(key + 5, hex32, 32);
-	m = lookup(s, key, 37);
-	if (!m) {
-		char *ph;
-
-		if (asprintf(&ph, "00000000-0000-4000-8000-%012lx", ++s->n_uuid) < 0)
-			return NULL;
-		m = add_mapping(s, key, 37, ph);
-	}
-	return m ? m->placeholder : NULL;
-}
-
-/* A whole value's placeholder: MAC, EUI-64 and UUID keep their shape; others a prefix and digits.
- */
+/* A whole value's placeholder: prefixes (eui., naa., ...) kept, then hex digits or text. */
 static char *generic_placeholder(struct sanitizer *s, const char *v, size_t len)
 {
-	static const char *const prefixes[] = {"eui.", "naa.", "t10.", "nvme.", "nqn.", "0x"};
+	static const char *const prefixes[] = {"eui.", "naa.", "t10.", "nvme.",
+					       "nqn.", "iqn.", "0x"};
 	size_t plen = 0, rest;
 	bool hex = true;
 	char *ph;
-	unsigned long n = ++s->n_other;
+	unsigned long n = ++s->count[SANITIZE_OTHER];
 
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
 		size_t l = strlen(prefixes[i]);
@@ -323,13 +546,32 @@ static char *generic_placeholder(struct sanitizer *s, const char *v, size_t len)
 		if (!ph)
 			return NULL;
 		memcpy(ph, v, plen);
+		/* zeros, then the counter, as wide as the value */
 		snprintf(ph + plen, rest + 1, "%0*lx", (int)rest, n);
-		/* a value longer than the counter's digits: zeros, then the counter */
 		return ph;
 	}
 	if (asprintf(&ph, "%.*sSANITIZED%04lu", (int)plen, v, n) < 0)
 		return NULL;
 	return ph;
+}
+
+/* Whether a whole value is one that says nothing about a machine. */
+static bool says_nothing(const char *value, size_t len)
+{
+	char key[64];
+	unsigned oct[4], g[8];
+
+	if ((len == 17 && match_octets(value, len, 6)) ||
+	    (len == 23 && match_octets(value, len, 8)) || (len == 36 && match_uuid(value, len)) ||
+	    (len == 19 && match_guid(value, len))) {
+		hex_key(key, sizeof(key), "", value, len);
+		return all_zero_hex(key) || (len == 17 && strcmp(key, "ffffffffffff") == 0);
+	}
+	if (match_ipv4(value, len, oct) == len)
+		return ipv4_says_nothing(oct);
+	if (match_ipv6(value, len, g) == len)
+		return ipv6_says_nothing(g);
+	return false;
 }
 
 const char *sanitizer_whole(struct sanitizer *s, const char *value, size_t len)
@@ -338,25 +580,73 @@ const char *sanitizer_whole(struct sanitizer *s, const char *value, size_t len)
 	struct mapping *m;
 	char *vkey;
 	size_t klen;
+	unsigned oct[4], g[8];
 
+	if (says_nothing(value, len)) {
+		/* kept as it is: a mapping to itself, counted nowhere */
+		klen = len + 5;
+		vkey = malloc(klen + 1);
+		if (!vkey)
+			return NULL;
+		memcpy(vkey, "keep:", 5);
+		memcpy(vkey + 5, value, len);
+		vkey[klen] = '\0';
+		m = lookup(s, vkey, klen);
+		if (!m)
+			m = add_mapping(s, vkey, klen, strndup(value, len));
+		free(vkey);
+		return m ? m->placeholder : NULL;
+	}
 	if (len == 36 && match_uuid(value, len)) {
-		hex_key(key, "", value, len);
-		return uuid_placeholder(s, key);
+		hex_key(key, sizeof(key), "uuid:", value, len);
+		return placeholder_of(s, key, SANITIZE_UUID);
 	}
 	if (len == 17 && match_octets(value, len, 6)) {
-		hex_key(key, "", value, len);
-		return mac_placeholder(s, key);
+		hex_key(key, sizeof(key), "mac:", value, len);
+		return placeholder_of(s, key, SANITIZE_MAC);
 	}
 	if (len == 23 && match_octets(value, len, 8)) {
-		hex_key(key, "", value, len);
-		return eui_placeholder(s, key);
+		hex_key(key, sizeof(key), "eui:", value, len);
+		return placeholder_of(s, key, SANITIZE_EUI64);
 	}
+	if (len == 19 && match_guid(value, len)) {
+		hex_key(key, sizeof(key), "guid:", value, len);
+		return placeholder_of(s, key, SANITIZE_GUID);
+	}
+	if (match_ipv4(value, len, oct) == len)
+		return ipv4_placeholder(s, oct);
+	if (match_ipv6(value, len, g) == len)
+		return ipv6_placeholder(s, g);
+	if (len == 24 && strspn(value, "0") >= 12 &&
+	    strspn(value, "0123456789abcdefABCDEF") >= 24) {
+		/* W1_SLAVE_ID: the 48-bit id of a 1-Wire name, zero-padded to 24 digits */
+		const char *id;
+
+		hex_key(key, sizeof(key), "w1:", value + 12, 12);
+		id = placeholder_of(s, key, SANITIZE_W1);
+		if (!id)
+			return NULL;
+		snprintf(key, sizeof(key), "w1long:%s", id);
+		m = lookup(s, key, strlen(key));
+		if (!m) {
+			char *ph;
+
+			if (asprintf(&ph, "000000000000%s", id) < 0)
+				return NULL;
+			for (char *p = ph; *p; p++)
+				*p = (char)(*p >= 'a' && *p <= 'f' ? *p - 'a' + 'A' : *p);
+			m = add_mapping(s, key, strlen(key), ph);
+		}
+		return m ? m->placeholder : NULL;
+	}
+	/* any case: SN4711 and sn4711 are one value */
 	klen = len + 4;
 	vkey = malloc(klen + 1);
 	if (!vkey)
 		return NULL;
 	memcpy(vkey, "val:", 4);
-	memcpy(vkey + 4, value, len);
+	for (size_t i = 0; i < len; i++)
+		vkey[4 + i] = lower(value[i]);
 	vkey[klen] = '\0';
 	m = lookup(s, vkey, klen);
 	if (!m)
@@ -368,36 +658,75 @@ const char *sanitizer_whole(struct sanitizer *s, const char *value, size_t len)
 int sanitizer_learn(struct sanitizer *s, const char *value, size_t len)
 {
 	const char *ph;
+	int r;
 
 	if (!len)
 		return 0;
 	ph = sanitizer_whole(s, value, len);
 	if (!ph)
 		return -ENOMEM;
-	if (len < KNOWN_MIN)
+	if (len < KNOWN_MIN || says_nothing(value, len))
 		return 0;
-	for (size_t i = 0; i < s->nk; i++)
-		if (s->k[i].len == len && memcmp(s->k[i].value, value, len) == 0)
-			return 0;
-	if (GROW_MIN(s->k, s->capk, s->nk + 1, 32) < 0)
+	if (GROW_MIN(s->known, s->capk, s->nk + 1, 32) < 0)
 		return -ENOMEM;
-	s->k[s->nk].value = malloc(len);
-	if (!s->k[s->nk].value)
-		return -ENOMEM;
-	memcpy(s->k[s->nk].value, value, len);
-	s->k[s->nk].len = len;
-	s->k[s->nk].placeholder = ph;
-	s->nk++;
-	s->sorted = false;
+	r = match_set_add(s->set, value, len, s->nk);
+	if (r < 0)
+		return r;
+	if (r == 0)
+		s->known[s->nk++] = ph;
 	return 0;
 }
 
-static int cmp_known(const void *pa, const void *pb)
+/* A serial-looking run of letters and digits (sanitize.h). */
+static bool looks_like_serial(const char *p, size_t n)
 {
-	const struct known *a = pa, *b = pb;
+	size_t digits = 0, run = 0, longest = 0;
+	bool upper = false;
 
-	return a->len < b->len ? 1 : a->len > b->len ? -1 : memcmp(a->value, b->value, a->len);
+	for (size_t i = 0; i < n; i++) {
+		if (is_digit(p[i])) {
+			digits++;
+			if (++run > longest)
+				longest = run;
+			continue;
+		}
+		run = 0;
+		/* lower case is a kernel name's or a chip model's (nvme0n1p12, hi3516cv300) */
+		if (p[i] >= 'a' && p[i] <= 'z')
+			return false;
+		upper = true;
+	}
+	if (!upper)
+		return n >= 12;
+	return n >= 10 && longest >= 4;
 }
+
+int sanitizer_learn_name(struct sanitizer *s, const char *name, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		size_t j = i;
+
+		/* a UUID's last group (a WMI GUID's) is the UUID's, replaced with it */
+		if (match_uuid(name + i, len - i)) {
+			i += 36;
+			continue;
+		}
+		while (j < len && is_alnum(name[j]))
+			j++;
+		if (j > i && looks_like_serial(name + i, j - i)) {
+			int r = sanitizer_learn(s, name + i, j - i);
+
+			if (r < 0)
+				return r;
+		}
+		i = j + 1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Text                                                                */
+/* ------------------------------------------------------------------ */
 
 struct out {
 	char *s;
@@ -418,7 +747,15 @@ static void put(struct out *o, const char *p, size_t n)
 	o->s[o->n] = '\0';
 }
 
-/* Put a colon-form placeholder with the separator and case of the original. */
+static bool has_upper_hex(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] >= 'A' && p[i] <= 'F')
+			return true;
+	return false;
+}
+
+/* Put a placeholder, its ':' as @sep (none when @bare), upper case when @upper. */
 static void put_shaped(struct out *o, const char *ph, char sep, bool upper, bool bare)
 {
 	char buf[64];
@@ -429,101 +766,165 @@ static void put_shaped(struct out *o, const char *ph, char sep, bool upper, bool
 		return;
 	}
 	for (const char *p = ph; *p && n < sizeof(buf) - 1; p++) {
-		if (*p == ':') {
-			if (!bare)
-				buf[n++] = sep;
-		} else {
-			buf[n++] = *p;
+		if (*p == ':' && bare)
+			continue;
+		buf[n++] = *p == ':' ? sep : upper && *p >= 'a' && *p <= 'f' ? *p - 'a' + 'A' : *p;
+	}
+	put(o, buf, n);
+}
+
+/* Whether byte @j of @p may follow an identifier: not a letter or digit, and no more octets. */
+static bool after_ok(const char *p, size_t len, size_t j, char sep)
+{
+	if (j >= len)
+		return true;
+	if (is_alnum(p[j]))
+		return false;
+	/* the first octets of a longer run are not an address of their own; a MAC then
+	 * "-b" (bt-c0:ff:ee:..-b) is */
+	return !(p[j] == sep && j + 2 < len && is_hex(p[j + 1]) && is_hex(p[j + 2]) &&
+		 (j + 3 >= len || !is_alnum(p[j + 3])));
+}
+
+/* The identifier standing at @i (no learned value starts there): its bytes, put; or 0. */
+static size_t put_shape(struct sanitizer *s, struct out *o, const char *in, size_t len, size_t i)
+{
+	char prev = i ? in[i - 1] : '\0';
+	bool before = i == 0 || !is_alnum(prev);
+	const char *p = in + i;
+	size_t n, rest = len - i;
+	char key[64];
+	unsigned oct[4], g[8];
+
+	if (!before)
+		return 0;
+	if ((n = match_uuid(p, rest)) && after_ok(in, len, i + n, '-')) {
+		hex_key(key, sizeof(key), "uuid:", p, n);
+		if (all_zero_hex(key + 5))
+			return put(o, p, n), n;
+		put_shaped(o, placeholder_of(s, key, SANITIZE_UUID), '-', has_upper_hex(p, n),
+			   false);
+		return n;
+	}
+	if ((n = match_octets(p, rest, 8)) && after_ok(in, len, i + n, p[2])) {
+		hex_key(key, sizeof(key), "eui:", p, n);
+		if (all_zero_hex(key + 4))
+			return put(o, p, n), n;
+		put_shaped(o, placeholder_of(s, key, SANITIZE_EUI64), p[2], has_upper_hex(p, n),
+			   false);
+		return n;
+	}
+	if (prev != ':' && prev != '.' && (n = match_ipv6(p, rest, g)) && n > 2 &&
+	    (i + n >= len || (!is_alnum(in[i + n]) && in[i + n] != ':' && in[i + n] != '.'))) {
+		if (ipv6_says_nothing(g))
+			return put(o, p, n), n;
+		put_shaped(o, ipv6_placeholder(s, g), ':', false, false);
+		return n;
+	}
+	if (prev != ':' && (n = match_guid(p, rest)) && after_ok(in, len, i + n, ':') &&
+	    !(i + n < len && in[i + n] == ':')) {
+		hex_key(key, sizeof(key), "guid:", p, n);
+		if (all_zero_hex(key + 5))
+			return put(o, p, n), n;
+		put_shaped(o, placeholder_of(s, key, SANITIZE_GUID), ':', has_upper_hex(p, n),
+			   false);
+		return n;
+	}
+	if ((n = match_octets(p, rest, 6)) && after_ok(in, len, i + n, p[2])) {
+		hex_key(key, sizeof(key), "mac:", p, n);
+		/* the all-zero and broadcast addresses say nothing about a machine */
+		if (all_zero_hex(key + 4) || strcmp(key + 4, "ffffffffffff") == 0) {
+			put(o, p, n);
+			return n;
+		}
+		put_shaped(o, placeholder_of(s, key, SANITIZE_MAC), p[2], has_upper_hex(p, n),
+			   false);
+		return n;
+	}
+	if (prev != '-' && prev != ':' && (n = match_w1(p, rest)) &&
+	    (i + n >= len || (!is_alnum(in[i + n]) && in[i + n] != ':'))) {
+		hex_key(key, sizeof(key), "w1:", p + 3, 12);
+		if (all_zero_hex(key + 3))
+			return put(o, p, n), n;
+		put(o, p, 3);
+		put_shaped(o, placeholder_of(s, key, SANITIZE_W1), ':', has_upper_hex(p + 3, 12),
+			   false);
+		return n;
+	}
+	if (prev != '.' && prev != '-' && prev != '_' && (n = match_ipv4(p, rest, oct)) &&
+	    (i + n >= len || (!is_alnum(in[i + n]) &&
+			      !(in[i + n] == '.' && i + n + 1 < len && is_digit(in[i + n + 1]))))) {
+		if (ipv4_says_nothing(oct)) {
+			put(o, p, n);
+			return n;
+		}
+		put_shaped(o, ipv4_placeholder(s, oct), ':', false, false);
+		return n;
+	}
+	/* interface names made from the MAC: enx001122334455 */
+	if (rest >= 15 &&
+	    (strncmp(p, "enx", 3) == 0 || strncmp(p, "wlx", 3) == 0 || strncmp(p, "wwx", 3) == 0)) {
+		bool hex = true;
+
+		for (size_t j = 3; j < 15; j++)
+			hex = hex && is_hex(p[j]);
+		if (hex && (rest == 15 || !is_alnum(p[15]))) {
+			hex_key(key, sizeof(key), "mac:", p + 3, 12);
+			put(o, p, 3);
+			put_shaped(o, placeholder_of(s, key, SANITIZE_MAC), ':',
+				   has_upper_hex(p + 3, 12), true);
+			return 15;
 		}
 	}
-	buf[n] = '\0';
-	if (upper)
-		upcase(buf);
-	put(o, buf, n);
+	return 0;
+}
+
+/* Where each learned value starts in @in: @at (id + 1) and @atlen, or -ENOMEM. */
+static int find_known(struct sanitizer *s, const char *in, size_t len, size_t **at, size_t **atlen)
+{
+	*at = *atlen = NULL;
+	if (!s->nk || !len)
+		return 0;
+	*at = malloc(len * sizeof(**at));
+	*atlen = malloc(len * sizeof(**atlen));
+	if (!*at || !*atlen || match_set_scan(s->set, in, len, *at, *atlen) < 0) {
+		free(*at);
+		free(*atlen);
+		*at = *atlen = NULL;
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 int sanitizer_text(struct sanitizer *s, const char *in, size_t len, char **outp, size_t *outlen)
 {
 	struct out o = {0};
+	size_t *at, *atlen;
 
-	if (!s->sorted && s->nk) {
-		/* the longest first: a value that holds another is replaced whole */
-		qsort(s->k, s->nk, sizeof(*s->k), cmp_known);
-		s->sorted = true;
-	}
+	if (find_known(s, in, len, &at, &atlen) < 0)
+		return -ENOMEM;
 	put(&o, "", 0);
 	for (size_t i = 0; i < len && !o.failed;) {
-		bool before = i == 0 || !is_alnum(in[i - 1]);
 		size_t n;
-		char key[40];
-		bool done = false;
 
-		for (size_t k = 0; k < s->nk; k++) {
-			if (s->k[k].len <= len - i && in[i] == s->k[k].value[0] &&
-			    memcmp(in + i, s->k[k].value, s->k[k].len) == 0) {
-				put(&o, s->k[k].placeholder, strlen(s->k[k].placeholder));
-				i += s->k[k].len;
-				done = true;
-				break;
-			}
-		}
-		if (done)
+		/* a learned value first, the longest starting here, in any case */
+		if (at && at[i]) {
+			const char *ph = s->known[at[i] - 1];
+
+			put(&o, ph, strlen(ph));
+			i += atlen[i];
 			continue;
-		if (before && (n = match_uuid(in + i, len - i)) && after_ok(in, len, i + n)) {
-			const char *ph;
-
-			hex_key(key, "", in + i, n);
-			ph = uuid_placeholder(s, key);
-			if (!ph)
-				o.failed = true;
-			else {
-				char buf[40];
-
-				snprintf(buf, sizeof(buf), "%s", ph);
-				if (has_upper_hex(in + i, n))
-					upcase(buf);
-				put(&o, buf, strlen(buf));
-			}
+		}
+		n = put_shape(s, &o, in, len, i);
+		if (n) {
 			i += n;
 			continue;
-		}
-		if (before && (n = match_octets(in + i, len - i, 8)) && after_ok(in, len, i + n)) {
-			hex_key(key, "", in + i, n);
-			put_shaped(&o, eui_placeholder(s, key), in[i + 2], has_upper_hex(in + i, n),
-				   false);
-			i += n;
-			continue;
-		}
-		if (before && (n = match_octets(in + i, len - i, 6)) && after_ok(in, len, i + n)) {
-			hex_key(key, "", in + i, n);
-			/* the all-zero and broadcast addresses say nothing about a machine */
-			if (strcmp(key, "000000000000") != 0 && strcmp(key, "ffffffffffff") != 0) {
-				put_shaped(&o, mac_placeholder(s, key), in[i + 2],
-					   has_upper_hex(in + i, n), false);
-				i += n;
-				continue;
-			}
-		}
-		/* interface names made from the MAC: enx001122334455 */
-		if (before && len - i >= 15 &&
-		    (strncmp(in + i, "enx", 3) == 0 || strncmp(in + i, "wlx", 3) == 0 ||
-		     strncmp(in + i, "wwx", 3) == 0)) {
-			bool hex = true;
-
-			for (size_t j = 3; j < 15; j++)
-				hex = hex && is_hex(in[i + j]);
-			if (hex && (i + 15 == len || !is_alnum(in[i + 15]))) {
-				hex_key(key, "", in + i + 3, 12);
-				put(&o, in + i, 3);
-				put_shaped(&o, mac_placeholder(s, key), ':',
-					   has_upper_hex(in + i + 3, 12), true);
-				i += 15;
-				continue;
-			}
 		}
 		put(&o, in + i, 1);
 		i++;
 	}
+	free(at);
+	free(atlen);
 	if (o.failed) {
 		free(o.s);
 		return -ENOMEM;
@@ -533,19 +934,58 @@ int sanitizer_text(struct sanitizer *s, const char *in, size_t len, char **outp,
 	return 0;
 }
 
+/*
+ * A binary file's learned values, overwritten in place by their placeholders
+ * cut or padded with blanks to the same length (offsets inside stay): whether
+ * any was, or -ENOMEM.
+ */
+static int sanitizer_binary(struct sanitizer *s, char *buf, size_t len)
+{
+	size_t *at, *atlen;
+	bool changed = false;
+
+	if (find_known(s, buf, len, &at, &atlen) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; at && i < len;) {
+		if (at[i]) {
+			const char *ph = s->known[at[i] - 1];
+			size_t pl = strlen(ph), n = atlen[i];
+
+			for (size_t k = 0; k < n; k++)
+				buf[i + k] = k < pl ? ph[k] : ' ';
+			changed = true;
+			i += n;
+		} else {
+			i++;
+		}
+	}
+	free(at);
+	free(atlen);
+	return changed;
+}
+
 /* ------------------------------------------------------------------ */
 /* The tree                                                            */
 /* ------------------------------------------------------------------ */
 
-static bool is_blank_file(const char *name)
+/*
+ * Files emptied whole: binary identifiers and dumps that hold one (a TPM's
+ * public endorsement key; as "id", an ATA IDENTIFY page or a 1-Wire ROM,
+ * where other ids are short words or numbers that stay: "Intel", "0").
+ */
+static bool is_blank_file(const char *name, const char *buf, size_t len)
 {
 	static const char *const names[] = {"vpd_pg80", "vpd_pg83", "vpd_pg89", "vpd",
-					    "eeprom",	"nvmem",    "edid"};
+					    "eeprom",	"nvmem",    "edid",	"pubek"};
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcmp(name, names[i]) == 0)
-			return true;
-	return false;
+	if (strcmp(name, "id") == 0) {
+		bool text = len <= 64;
+
+		for (size_t i = 0; i < len && text; i++)
+			text = buf[i] == '\n' || (buf[i] >= 0x20 && buf[i] < 0x7f);
+		return !text;
+	}
+	return name_in(name, names, sizeof(names) / sizeof(names[0]));
 }
 
 static int read_all(int dirfd, const char *name, char **buf, size_t *len)
@@ -634,18 +1074,32 @@ static int write_all(int dirfd, const char *name, const char *buf, size_t len)
 	return err;
 }
 
-/* A value without its trailing blanks and newlines, and without surrounding quotes. */
+static bool is_blank(char c)
+{
+	return c == '\n' || c == ' ' || c == '\t' || c == '\r' || c == '\0';
+}
+
+/*
+ * A value without its blanks and newlines at either end (an ATA serial is
+ * padded in front: learned with them it would not match the serial
+ * elsewhere) and without surrounding quotes: from *@start, *@n bytes.
+ */
 static void trim(const char *v, size_t len, size_t *start, size_t *n)
 {
-	*start = 0;
-	while (len && (v[len - 1] == '\n' || v[len - 1] == ' ' || v[len - 1] == '\t' ||
-		       v[len - 1] == '\r' || v[len - 1] == '\0'))
+	size_t b = 0;
+
+	while (len && is_blank(v[len - 1]))
 		len--;
-	if (len >= 2 && v[0] == '"' && v[len - 1] == '"') {
-		*start = 1;
-		len -= 2;
+	while (b < len && is_blank(v[b]))
+		b++;
+	if (len - b >= 2 && v[b] == '"' && v[len - 1] == '"') {
+		b++;
+		len--;
 	}
-	*n = len;
+	while (b < len && is_blank(v[b]))
+		b++;
+	*start = b;
+	*n = len - b;
 }
 
 static int learn_uevent(struct sanitizer *s, const char *buf, size_t len)
@@ -656,17 +1110,12 @@ static int learn_uevent(struct sanitizer *s, const char *buf, size_t len)
 		const char *eq = memchr(buf + i, '=', ll);
 
 		if (eq) {
-			char key[128];
 			size_t kl = (size_t)(eq - (buf + i)), st, n;
 
-			if (kl < sizeof(key)) {
-				memcpy(key, buf + i, kl);
-				key[kl] = '\0';
-				if (sanitize_is_id_property(key)) {
-					trim(eq + 1, ll - kl - 1, &st, &n);
-					if (sanitizer_learn(s, eq + 1 + st, n) < 0)
-						return -ENOMEM;
-				}
+			if (sanitize_is_id_property(buf + i, kl)) {
+				trim(eq + 1, ll - kl - 1, &st, &n);
+				if (sanitizer_learn(s, eq + 1 + st, n) < 0)
+					return -ENOMEM;
 			}
 		}
 		i += ll + 1;
@@ -685,16 +1134,11 @@ static int rewrite_uevent(struct sanitizer *s, const char *buf, size_t len, char
 		const char *nl = memchr(buf + i, '\n', len - i);
 		size_t ll = nl ? (size_t)(nl - (buf + i)) : len - i;
 		const char *eq = memchr(buf + i, '=', ll);
-		char key[128];
 		size_t kl = eq ? (size_t)(eq - (buf + i)) : 0, st, n;
 		char *t;
 		size_t tl;
 
-		if (eq && kl < sizeof(key)) {
-			memcpy(key, buf + i, kl);
-			key[kl] = '\0';
-		}
-		if (eq && kl < sizeof(key) && sanitize_is_id_property(key)) {
+		if (eq && sanitize_is_id_property(buf + i, kl)) {
 			const char *ph;
 
 			put(&o, buf + i, kl + 1);
@@ -774,6 +1218,17 @@ static int learn_entry(struct sanitizer *s, int dirfd, const char *name, const s
 	int err = 0;
 
 	(void)stats;
+	/* serials that only names carry (a HID battery's, say) */
+	err = sanitizer_learn_name(s, name, strlen(name));
+	if (err == 0 && S_ISLNK(st->st_mode)) {
+		char target[4096];
+		ssize_t tl = readlinkat(dirfd, name, target, sizeof(target));
+
+		if (tl > 0)
+			err = sanitizer_learn_name(s, target, (size_t)tl);
+	}
+	if (err < 0)
+		return err;
 	if (!S_ISREG(st->st_mode) || st->st_size == 0)
 		return 0;
 	if (!sanitize_is_id_file(name) && strcmp(name, "uevent") != 0)
@@ -804,7 +1259,7 @@ static int rewrite_entry(struct sanitizer *s, int dirfd, const char *name, const
 	if (S_ISREG(st->st_mode) && st->st_size > 0 && read_all(dirfd, name, &buf, &len) == 0) {
 		bool binary = memchr(buf, '\0', len) != NULL;
 
-		if (is_blank_file(name)) {
+		if (is_blank_file(name, buf, len)) {
 			err = write_all(dirfd, name, "", 0);
 			stats->emptied++;
 		} else if (strcmp(name, "config") == 0 && binary && len > 256) {
@@ -834,6 +1289,13 @@ static int rewrite_entry(struct sanitizer *s, int dirfd, const char *name, const
 			}
 			if (err == 0 && out && (outlen != len || memcmp(out, buf, len) != 0)) {
 				err = write_all(dirfd, name, out, outlen);
+				stats->files++;
+			}
+		} else {
+			/* a kept binary file (a SCSI inquiry page) may hold a learned serial */
+			err = sanitizer_binary(s, buf, len);
+			if (err > 0) {
+				err = write_all(dirfd, name, buf, len);
 				stats->files++;
 			}
 		}
@@ -883,7 +1345,11 @@ int sanitize_tree(int dirfd, struct sanitize_stats *st)
 	err = each_entry(s, dirfd, 0, learn_entry, st);
 	if (err == 0)
 		err = each_entry(s, dirfd, 0, rewrite_entry, st);
-	st->values = s->n;
+	st->values = 0;
+	for (int k = 0; k < SANITIZE_KINDS; k++) {
+		st->kinds[k] = s->count[k];
+		st->values += s->count[k];
+	}
 	sanitizer_free(s);
 	return err;
 }

@@ -167,6 +167,33 @@ static int unpack_or_check(const char *file, const char *dir)
 	return 0;
 }
 
+static const char *plural(unsigned long n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+/* One line: how many identifiers of each kind were replaced, and where. */
+static void sanitize_summary(const char *out, const struct sanitize_stats *st)
+{
+	const char *sep = " (";
+
+	fprintf(stderr, "%s: %s: sanitized %lu %s", prog, out, st->values,
+		plural(st->values, "identifier", "identifiers"));
+	for (int k = 0; k < SANITIZE_KINDS; k++) {
+		if (!st->kinds[k])
+			continue;
+		fprintf(stderr, "%s%lu %s", sep, st->kinds[k], sanitize_kind_name(k, st->kinds[k]));
+		sep = ", ";
+	}
+	fprintf(
+	    stderr,
+	    "%s: %lu %s and %lu %s rewritten, %lu %s replaced, %lu binary identifier %s emptied "
+	    "or cut\n",
+	    st->values ? ")" : "", st->files, plural(st->files, "file", "files"), st->links,
+	    plural(st->links, "link", "links"), st->renamed, plural(st->renamed, "name", "names"),
+	    st->emptied, plural(st->emptied, "file", "files"));
+}
+
 static int cmd_capture(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -255,10 +282,7 @@ static int cmd_capture(int argc, char **argv)
 			fail(out, "sanitizing failed", err);
 			goto rm;
 		}
-		fprintf(stderr,
-			"%s: %s: sanitized %lu identifiers: %lu files and %lu links rewritten, %lu "
-			"names replaced, %lu binary identifier files emptied or cut\n",
-			prog, out, sst.values, sst.files, sst.links, sst.renamed, sst.emptied);
+		sanitize_summary(out, &sst);
 	}
 	if (asprintf(&tmpout, "%s.tmp", out) < 0) {
 		tmpout = NULL;

@@ -2,8 +2,9 @@
 /*
  * capture --sanitize's text scanner (tools/sanitize.c): any bytes in, and
  *  - the input's first half is learned as an identifier's whole value
- *    (as a serial file's contents are); after sanitizing the whole input,
- *    that value (when 6 bytes or longer) is nowhere in the output;
+ *    (as a serial file's contents are), and the serial-looking runs of the
+ *    input as a name's; after sanitizing the whole input, that value (when
+ *    6 bytes or longer) is nowhere in the output, in any letter case;
  *  - no MAC address (six colon-separated octets, other than the all-zero
  *    and broadcast ones) of the input standing on its own survives;
  *  - the same input gives the same output (a stable mapping), and a value
@@ -22,8 +23,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-/* What placeholders are made of: hex digits, separators, SANITIZED, kept prefixes. */
-#define PLACEHOLDER_BYTES "0123456789abcdefABCDEF:.-xSANITZEDeuinvmqtlw"
+/* What placeholders are made of, in either case: hex digits, separators, SANITIZED, kept prefixes.
+ */
+#define PLACEHOLDER_BYTES "0123456789abcdefABCDEF:.-xXSANITZEDsanitzedeuinvmqtlwEUINVMQTLW"
 
 static size_t strspn_len(const char *s, size_t n, const char *set)
 {
@@ -34,13 +36,20 @@ static size_t strspn_len(const char *s, size_t n, const char *set)
 	return i;
 }
 
+/* @needle in @hay, in any ASCII letter case (NUL bytes included). */
 static bool contains(const char *hay, size_t n, const char *needle, size_t m)
 {
 	if (m == 0 || m > n)
 		return false;
-	for (size_t i = 0; i + m <= n; i++)
-		if (memcmp(hay + i, needle, m) == 0)
+	for (size_t i = 0; i + m <= n; i++) {
+		size_t k = 0;
+
+		while (k < m &&
+		       tolower((unsigned char)hay[i + k]) == tolower((unsigned char)needle[k]))
+			k++;
+		if (k == m)
 			return true;
+	}
 	return false;
 }
 
@@ -77,6 +86,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!s || !t)
 		goto done;
 	if (sanitizer_learn(s, in, half) < 0 || sanitizer_learn(t, in, half) < 0)
+		goto done;
+	if (sanitizer_learn_name(s, in, size) < 0 || sanitizer_learn_name(t, in, size) < 0)
 		goto done;
 	if (sanitizer_text(s, in, size, &out, &olen) < 0 ||
 	    sanitizer_text(t, in, size, &out2, &olen2) < 0)
