@@ -83,8 +83,9 @@ int start_or_warn(struct sysdev *ctx, const struct options *o, char **start);
 const char *syspath_of(struct sysdev *ctx, const char *devpath);
 /* Open a device named on the command line, printing a clear error; NULL on failure. */
 struct sysdev_device *open_device_or_warn(struct sysdev *ctx, const char *spec);
-/* Flush stdout: 0, or EXIT_RUNTIME after saying why.  A closed pipe is no error: it
- * sets stdout_closed, and the program then exits 0, as lsblk does. */
+/* Flush stdout: 0, or EXIT_RUNTIME after saying why (once).  A closed pipe is no
+ * error: it sets stdout_closed, and the program then exits 0, as lsblk does; any
+ * other write error (a full disk, /dev/full) is. */
 int check_output(void);
 extern bool stdout_closed;
 

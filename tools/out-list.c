@@ -177,7 +177,7 @@ int cmd_list(struct sysdev *ctx, const struct options *o)
 		err = -ENOMEM;
 	jw_done(&l.w);
 	if (err == -EPIPE) {
-		stdout_closed = true;
+		ret = check_output(); /* the output failed: a closed pipe, or an error */
 	} else if (err < 0) {
 		warnx_(NULL, "cannot list devices: %s", error_words(err));
 		ret = EXIT_RUNTIME;

@@ -189,7 +189,8 @@ static int enter(const struct sysdev_node *node, void *data)
 	fputc('\n', t->out);
 	if (t->o->attrs && kind == SYSDEV_KIND_DEVICE)
 		print_attrs(t, node, t->level);
-	/* stop at once when nobody reads any more (a closed pipe) */
+	/* stop at once when the output fails (a closed pipe, a full disk):
+	 * -EPIPE stands for either, check_output() tells which */
 	return ferror(t->out) ? -EPIPE : 0;
 }
 
@@ -222,7 +223,7 @@ int report_walk(struct sysdev *ctx, const char *start, int err, const struct sys
 	int ret = 0;
 
 	if (err == -EPIPE) {
-		stdout_closed = true; /* the reader went away: not an error of ours */
+		ret = check_output(); /* a closed pipe is no error of ours, a full disk is */
 	} else if (err < 0) {
 		warnx_(syspath_of(ctx, start), "%s", error_words(err));
 		ret = EXIT_RUNTIME;

@@ -24,6 +24,7 @@
 
 #include "alloc-util.h"
 #include "libsysdev.h"
+#include "output.h"
 #include "root-archive.h"
 #include "sanitize.h"
 #include "umockdev.h"
@@ -73,6 +74,17 @@ static int fail(const char *what, const char *msg, int err)
 		fprintf(stderr, ": %s", strerror(-err));
 	fputc('\n', stderr);
 	return 1;
+}
+
+/* 0 when all of stdout was written (or its reader went away: no error of ours,
+ * as for sysdev-tree); otherwise 1 after one line. */
+static int check_stdout(void)
+{
+	int err = stdout_write_error();
+
+	if (!err || err == EPIPE)
+		return 0;
+	return fail("stdout", "write error", -err);
 }
 
 static void summary(const char *what, const char *verb, const struct sysdev_capture_stats *st)
@@ -325,8 +337,8 @@ static int cmd_export(int argc, char **argv)
 	sysdev_unref(ctx);
 	if (err < 0)
 		return fail(argv[1], "export failed", err);
-	if (fflush(stdout) != 0 || ferror(stdout))
-		return fail("stdout", "write error", -errno);
+	if (check_stdout() != 0)
+		return 1;
 	fprintf(stderr,
 		"%s: %s: exported %lu devices; left out %lu devices without a subsystem, %lu "
 		"names or values umockdev cannot hold, %lu unreadable files\n",
@@ -424,17 +436,18 @@ int main(int argc, char **argv)
 {
 	struct rlimit rl;
 
+	stdout_track_errors();
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
 	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		usage(stdout);
-		return 0;
+		return check_stdout();
 	}
 	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
 		printf("%s %s\n", prog, SYSDEV_VERSION);
-		return fflush(stdout) == 0 ? 0 : 1;
+		return check_stdout();
 	}
 	/* one descriptor per level of a walk, twice in a capture */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {

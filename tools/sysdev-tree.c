@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "columns.h"
 #include "names.h"
+#include "output.h"
 #include "root-archive.h"
 
 #ifndef SYSDEV_VERSION
@@ -287,18 +288,24 @@ bool stdout_closed;
 
 int check_output(void)
 {
+	static int failed; /* said once: a later check only repeats the status */
+	int err;
+
 	if (stdout_closed)
 		return 0;
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		/* the reader went away (| head): not our error, as for lsblk */
-		if (errno == EPIPE) {
-			stdout_closed = true;
-			return 0;
-		}
-		warnx_("stdout", "write error: %s", strerror(errno));
+	if (failed)
 		return EXIT_RUNTIME;
+	err = stdout_write_error();
+	if (!err)
+		return 0;
+	/* the reader went away (| head): not our error, as for lsblk */
+	if (err == EPIPE) {
+		stdout_closed = true;
+		return 0;
 	}
-	return 0;
+	failed = err;
+	warnx_("stdout", "write error: %s", strerror(err));
+	return EXIT_RUNTIME;
 }
 
 /* SYSDEV_NAMES_STATS=1: what the names cost, on stderr (for the benchmark). */
@@ -586,7 +593,8 @@ int main(int argc, char **argv)
 	/* the tree is drawn with ASCII where the locale's charset is not UTF-8 */
 	setlocale(LC_CTYPE, "");
 	o.ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
-	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	if (stdout_track_errors() < 0)
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	signal(SIGPIPE, SIG_IGN);
 	/* our own messages: getopt's start with argv[0], a full path when run so */
 	opterr = 0;

@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""More defects a new user met (issue 19: output paths and option parsing),
+one group of checks per report, each against an expectation written here
+(the fixture's files read in Python, getopt's and lsblk's conventions), never
+against the tool's own earlier output.
+
+usage: test_defects2.py SYSDEV_TREE SYSDEV_FIXTURE SOURCE_ROOT
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import sysdevtest as T  # noqa: E402
+
+TOOL = os.path.abspath(sys.argv[1])
+FIXTURE = os.path.abspath(sys.argv[2])
+SRC = os.path.abspath(sys.argv[3])
+FIXTURES = os.path.join(SRC, "fixtures")
+ARTICLE = os.path.join(FIXTURES, "article.sysfs")
+CLIENT = "/devices/platform/omap_i2c.2/i2c-2/2-0045"
+C = T.Checker()
+
+
+def run(*args, tool=None, env=None, **kw):
+    return T.run([tool or TOOL, *args], env=env or T.environ(NO_COLOR="1", LC_ALL="C.UTF-8"),
+                 **kw)
+
+
+def run_to(stdout, *args, tool=None):
+    """Run with stdout on an open file; (exit status, stderr as text)."""
+    p = subprocess.run([tool or TOOL, *args], stdout=stdout, stderr=subprocess.PIPE, timeout=120,
+                       env=T.environ(NO_COLOR="1"))
+    return p.returncode, p.stderr.decode("utf-8", "surrogateescape")
+
+
+# 1 -------------------------------------------------------------------------
+def big_tree(root, n=500):
+    """A tree whose every listing is larger than stdio's buffer (64 KiB):
+    a write fails in the middle of the output, not only at the last flush."""
+    t = T.Tree(root)
+    t.classes("leds")
+    t.dirs("bus/platform")
+    t.device("/devices/platform")
+    for i in range(n):
+        name = "a-platform-device-with-a-long-name-so-that-the-output-is-large-" \
+               "and-larger-than-the-buffer-of-stdio.%04d" % i
+        d = t.device("/devices/platform/" + name, "bus:platform", "big-driver",
+                     "DRIVER=big-driver\nMODALIAS=platform:big\n")
+        t.file(d + "/modalias", "platform:big\n")
+    t.file(d + "/power/pm_qos_latency_tolerance_us", "auto\n")
+    t.device(d + "/leds/big:green", "class:leds")
+    return "/" + d
+
+
+def write_errors(tmp):
+    """Every mode that prints, into /dev/full: one line naming the error, exit 1
+    (2 for --diff, whose 1 means "different"), as lsblk > /dev/full; into a
+    pipe whose reader has gone: nothing said, exit 0."""
+    unpacked = os.path.join(tmp, "big")
+    CLIENT = big_tree(unpacked)
+    archive = os.path.join(tmp, "big.sysfs")
+    with open(archive, "wb") as f:
+        r = subprocess.run([FIXTURE, "pack", unpacked], stdout=f, stderr=subprocess.PIPE)
+    if not C.check("the big tree packs", r.returncode == 0, r.stderr):
+        return
+    big = run("--root", unpacked, "-r").stdout
+    C.check("the big tree's -r is larger than 64 KiB", len(big) > 65536, len(big))
+    R = ["--root", unpacked]
+    modes = [
+        [], ["-a"], ["-A"], ["-p"], ["-i", "-o", "+MODULE"], ["-J"], ["--json", "--all"],
+        ["-J", "-A", "-p"], ["-l"], ["-r"], ["-P"], ["-J", "-l"], ["-s", "leds"], ["-l", "-n"],
+        ["--list-columns"], ["--list-columns", "-J"],
+        ["--parents", CLIENT], ["--parents", "-J", CLIENT], ["--parents", "-A", CLIENT],
+        ["--explain", CLIENT], ["-J", "-E", CLIENT],
+        ["--properties", CLIENT], ["--properties", "--export", CLIENT],
+        ["--properties", "-J", CLIENT],
+        ["-S"], ["-S", "-J"], ["-S", "--format=openmetrics"],
+        ["--get-latency-tolerance", CLIENT], ["--get-latency-tolerance", "-J", CLIENT],
+        ["--check-udev"], ["--check-udev", "-J"],
+        ["--help"], ["--version"],
+    ]
+    cases = [(R + m, 1) for m in modes]
+    # the same tree as an archive root, written by a worker under a guard process
+    cases += [(["--root", archive] + m, 1) for m in ([], ["-J", "-a"], ["-r"])]
+    for f in ([], ["-J"], ["--format=jsonl"], ["-A"]):
+        cases.append((["--diff"] + f + [ARTICLE, unpacked], 2))
+    with open("/dev/full", "w") as full:
+        for args, want in cases:
+            rc, err = run_to(full, *args)
+            name = " ".join(a.replace(SRC + "/", "").replace(tmp, "TMP") for a in args)
+            C.check("%s > /dev/full: exit %d and one line naming the error" % (name, want),
+                    rc == want and err.count("\n") == 1 and "write error" in err
+                    and "No space left on device" in err, "exit %d, stderr %r" % (rc, err))
+    fx = [["--help"], ["--version"], ["pack", unpacked], ["export", "--umockdev", unpacked]]
+    with open("/dev/full", "w") as full:
+        for args in fx:
+            rc, err = run_to(full, *args, tool=FIXTURE)
+            name = "sysdev-fixture " + " ".join(a.replace(SRC + "/", "").replace(tmp, "TMP")
+                                                for a in args)
+            lines = [l for l in err.splitlines() if "No space left on device" in l]
+            C.check("%s > /dev/full: exit 1 and a line naming the error" % name,
+                    rc == 1 and len(lines) == 1, "exit %d, stderr %r" % (rc, err))
+    # a reader that has gone is no error: exit 0, nothing said (as lsblk | head)
+    for args in (R + ["-J", "-a"], R + ["-A"], R + ["-l"], R + ["--parents", "-J", CLIENT]):
+        rd, wr = os.pipe()
+        os.close(rd)
+        with os.fdopen(wr, "w") as pipe:
+            rc, err = run_to(pipe, *args)
+        C.check("%s into a closed pipe: exit 0, nothing said" % " ".join(args[2:]).replace(tmp, "TMP"),
+                rc == 0 and err == "", "exit %d, stderr %r" % (rc, err))
+
+
+def main():
+    with tempfile.TemporaryDirectory(prefix="sysdev-defects2-") as tmp:
+        write_errors(tmp)
+    C.finish()
+
+
+if __name__ == "__main__":
+    main()
