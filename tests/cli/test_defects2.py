@@ -114,9 +114,72 @@ def write_errors(tmp):
                 rc == 0 and err == "", "exit %d, stderr %r" % (rc, err))
 
 
+# 17 ------------------------------------------------------------------------
+def format_without_mode():
+    """--format=json with no mode is the tree's --json (decided: as --json is
+    in every mode that has it); no message ever names "(null)"."""
+    R = ["--root", ARTICLE]
+    def doc(r):
+        d = json.loads(r.stdout)
+        d.pop("sysfs")  # the archive's private unpacking, a new one each run
+        return d
+    want = run(*R, "--json")
+    got = run(*R, "--format=json")
+    C.check("--format=json is the tree's --json",
+            got.returncode == 0 and got.stdout.startswith(b"{") and doc(got) == doc(want),
+            got.stderr)
+    got = run(*R, "--format=text")
+    C.check("--format=text is the plain tree",
+            got.returncode == 0 and got.stdout == run(*R).stdout, got.stderr)
+    want = run(*R, "-l", "--json")
+    got = run(*R, "-l", "--format=json")
+    C.check("-l --format=json is -l --json", got.returncode == 0 and got.stdout == want.stdout,
+            got.stderr)
+    for args, names in ((["--format=jsonl"], "the tree"), (["--format=openmetrics"], "the tree"),
+                        (["--capture", "/nonexistent/x", "--format=json"], "--capture"),
+                        (["--parents", CLIENT, "--format=yaml"], "--parents")):
+        r = run(*R, *args)
+        err = r.stderr.decode()
+        C.check("%s: exit 2, one line naming %s, never (null)" % (" ".join(args), names),
+                r.returncode == 2 and "(null)" not in err and names in err.splitlines()[0]
+                and r.stdout == b"", "exit %d, %r" % (r.returncode, err))
+
+
+# 20 ------------------------------------------------------------------------
+def ambiguous_options():
+    """A prefix of two options is ambiguous (getopt's words), a prefix of one
+    is that option, an unknown one stays unknown."""
+    for arg, want in (("--ex", ["--explain", "--export"]), ("--exp=x", ["--explain", "--export"]),
+                      ("--pa", ["--pairs", "--parents"])):
+        r = run(arg)
+        err = r.stderr.decode()
+        first = err.splitlines()[0] if err else ""
+        head = "sysdev-tree: option '%s' is ambiguous; possibilities:" % arg.split("=")[0]
+        C.check("%s: ambiguous, naming %s, exit 2" % (arg, " ".join(want)),
+                r.returncode == 2 and first.startswith(head)
+                and sorted(first[len(head):].split()) == sorted("'%s'" % w for w in want),
+                "exit %d, %r" % (r.returncode, err))
+    r = run("--root", ARTICLE, "--expl", CLIENT)
+    C.check("--expl is --explain", r.returncode == 0
+            and r.stdout == run("--root", ARTICLE, "--explain", CLIENT).stdout, r.stderr)
+    r = run("--root", ARTICLE, "--col=never")
+    C.check("--col (--color and --colour, one option) is not ambiguous", r.returncode == 0,
+            r.stderr)
+    r = run("--bogus")
+    C.check("--bogus is unknown", r.returncode == 2 and b"unknown option" in r.stderr,
+            r.stderr)
+
+
 def main():
+    only = os.environ.get("ONLY")
+    if only:
+        for f in only.split(","):
+            globals()[f]()
+        C.finish()
     with tempfile.TemporaryDirectory(prefix="sysdev-defects2-") as tmp:
         write_errors(tmp)
+    format_without_mode()
+    ambiguous_options()
     C.finish()
 
 
