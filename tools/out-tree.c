@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "columns.h"
 #include "names.h"
+#include "plural.h"
 
 #define C_RESET "\033[0m"
 #define C_DEVICE "\033[1m"
@@ -231,18 +232,20 @@ int report_walk(struct sysdev *ctx, const char *start, int err, const struct sys
 		char more[96] = "", deep[160] = "";
 
 		if (e->first && unreadable > 1)
-			snprintf(more, sizeof(more), "; %lu more directories could not be read",
-				 unreadable - 1);
+			snprintf(more, sizeof(more), "; %lu more %s not be read", unreadable - 1,
+				 plural(unreadable - 1, "directory could", "directories could"));
 		if (st->too_deep)
 			snprintf(deep, sizeof(deep),
-				 "%s%lu directories not entered: deeper than %d levels, or out of "
+				 "%s%lu %s not entered: deeper than %d levels, or out of "
 				 "file descriptors or stack",
-				 unreadable ? "; " : "", st->too_deep, SYSDEV_MAX_DEPTH);
+				 unreadable ? "; " : "", st->too_deep,
+				 plural(st->too_deep, "directory", "directories"),
+				 SYSDEV_MAX_DEPTH);
 		if (e->first)
 			warnx_(e->first, "%s%s%s", error_words(e->first_err), more, deep);
 		else if (unreadable)
-			warnx_(syspath_of(ctx, start), "%lu directories could not be read%s",
-			       unreadable, deep);
+			warnx_(syspath_of(ctx, start), "%lu %s not be read%s", unreadable,
+			       plural(unreadable, "directory could", "directories could"), deep);
 		else
 			warnx_(syspath_of(ctx, start), "%s", deep);
 		ret = EXIT_RUNTIME;

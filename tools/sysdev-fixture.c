@@ -25,6 +25,7 @@
 #include "alloc-util.h"
 #include "libsysdev.h"
 #include "output.h"
+#include "plural.h"
 #include "root-archive.h"
 #include "sanitize.h"
 #include "umockdev.h"
@@ -90,10 +91,12 @@ static int check_stdout(void)
 static void summary(const char *what, const char *verb, const struct sysdev_capture_stats *st)
 {
 	fprintf(stderr,
-		"%s: %s: %s %lu files, %lu directories, %lu links, %lu skipped "
-		"(%lu truncated, %lu write-only, %lu emptied, %llu bytes)\n",
-		prog, what, verb, st->files, st->dirs, st->links, st->skipped, st->truncated,
-		st->write_only, st->emptied, st->bytes);
+		"%s: %s: %s %lu %s, %lu %s, %lu %s, %lu skipped "
+		"(%lu truncated, %lu write-only, %lu emptied, %llu %s)\n",
+		prog, what, verb, st->files, plural(st->files, "file", "files"), st->dirs,
+		plural(st->dirs, "directory", "directories"), st->links,
+		plural(st->links, "link", "links"), st->skipped, st->truncated, st->write_only,
+		st->emptied, st->bytes, plural(st->bytes, "byte", "bytes"));
 }
 
 static int cmd_pack(int argc, char **argv)
@@ -340,9 +343,12 @@ static int cmd_export(int argc, char **argv)
 	if (check_stdout() != 0)
 		return 1;
 	fprintf(stderr,
-		"%s: %s: exported %lu devices; left out %lu devices without a subsystem, %lu "
-		"names or values umockdev cannot hold, %lu unreadable files\n",
-		prog, argv[1], st.devices, st.no_subsystem, st.skipped_names, st.unreadable);
+		"%s: %s: exported %lu %s; left out %lu %s without a subsystem, %lu "
+		"%s umockdev cannot hold, %lu unreadable %s\n",
+		prog, argv[1], st.devices, plural(st.devices, "device", "devices"), st.no_subsystem,
+		plural(st.no_subsystem, "device", "devices"), st.skipped_names,
+		plural(st.skipped_names, "name or value", "names or values"), st.unreadable,
+		plural(st.unreadable, "file", "files"));
 	return 0;
 }
 
@@ -426,8 +432,9 @@ static int cmd_import(int argc, char **argv)
 	if (err < 0)
 		return fail(argv[1], "cannot lay out the tree", err);
 	if (st.skipped_links)
-		fprintf(stderr, "%s: %s: %lu links that point outside the tree left out\n", prog,
-			argv[0], st.skipped_links);
+		fprintf(stderr, "%s: %s: %lu %s outside the tree left out\n", prog, argv[0],
+			st.skipped_links,
+			plural(st.skipped_links, "link that points", "links that point"));
 	ret = 0;
 	return ret;
 }

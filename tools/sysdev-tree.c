@@ -20,6 +20,7 @@
 #include "columns.h"
 #include "names.h"
 #include "output.h"
+#include "plural.h"
 #include "root-archive.h"
 
 #ifndef SYSDEV_VERSION
@@ -272,8 +273,10 @@ struct sysdev_device *open_device_or_warn(struct sysdev *ctx, const char *spec)
 		int kind = sysdev_classify(ctx, devpath);
 
 		if (kind >= 0)
-			warnx_(spec, "%s is a %s, not a device (it has no uevent file)",
-			       syspath_of(ctx, devpath), sysdev_kind_to_string(kind));
+			warnx_(spec, "%s is %s %s, not a device (it has no uevent file)",
+			       syspath_of(ctx, devpath),
+			       indefinite_article(sysdev_kind_to_string(kind)),
+			       sysdev_kind_to_string(kind));
 		else
 			warnx_(spec, "%s is not a device directory (ENODEV)",
 			       syspath_of(ctx, devpath));

@@ -170,16 +170,65 @@ def ambiguous_options():
             r.stderr)
 
 
+# 23 ------------------------------------------------------------------------
+def grammar(tmp):
+    """One of a thing is singular, a kind that begins with a vowel takes "an":
+    a tree laid out here with exactly one of each thing counted."""
+    root = os.path.join(tmp, "one")
+    t = T.Tree(root)
+    t.classes("leds")
+    t.dirs("bus/platform")
+    t.device("/devices/platform")
+    t.device("/devices/platform/one", "bus:platform")
+    t.group("devices/platform/one/stats", {"reads": "1\n"})
+    r = run("--root", root, "--parents", "/devices/platform/one/stats")
+    err = r.stderr.decode()
+    C.check("an attr-group, not 'a attr-group'",
+            r.returncode == 1 and "is an attr-group, not a device" in err, err)
+    p = subprocess.run([FIXTURE, "export", "--umockdev", root], capture_output=True)
+    err = p.stderr.decode()
+    C.check("export: 'exported 1 device; left out 1 device without a subsystem'",
+            p.returncode == 0 and "exported 1 device; left out 1 device without a subsystem, "
+            "0 names or values" in err and "0 unreadable files" in err, err)
+    cap = os.path.join(tmp, "one-capture")
+    root2 = os.path.join(tmp, "one-link")
+    t = T.Tree(root2)
+    t.dirs("bus/platform/drivers/drv")
+    t.device("/devices/platform")
+    t.device("/devices/platform/two", driver_link="../../../bus/platform/drivers/drv")
+    r = run("--root", root2, "--capture", cap, "/devices/platform/two")
+    err = r.stderr.decode()
+    # the walk's own files and links: counted here from what was written
+    links = sum(1 for d, ds, fs in os.walk(cap) for n in ds + fs
+                if os.path.islink(os.path.join(d, n)))
+    C.check("capture: one link is '1 link'", r.returncode == 0 and links == 1
+            and ", 1 link, " in err, "links on disk %d, %r" % (links, err))
+    r = run("--root", root, "--check-udev")
+    out = r.stdout.decode()
+    if r.returncode == 2:
+        C.skip("check-udev: '1 device', '1 entry'", "--check-udev cannot run here: %r"
+               % r.stderr.decode())
+    else:
+        C.check("check-udev: 'libudev lists 1 device', '1 entry', '--all lists it'",
+                "libudev lists 1 device," in out and "libudev: 1 device;" in out
+                and "S/class: 1 entry\n" in out and "1 device (no subsystem link" in out
+                and "; --all lists it\n" in out, out + r.stderr.decode())
+
+
+CHECKS = [write_errors, grammar, format_without_mode, ambiguous_options]
+
+
 def main():
-    only = os.environ.get("ONLY")
-    if only:
-        for f in only.split(","):
-            globals()[f]()
-        C.finish()
+    # ONLY=name,name runs those groups alone (while working on one)
+    only = os.environ.get("ONLY", "").split(",") if os.environ.get("ONLY") else None
     with tempfile.TemporaryDirectory(prefix="sysdev-defects2-") as tmp:
-        write_errors(tmp)
-    format_without_mode()
-    ambiguous_options()
+        for check in CHECKS:
+            if only and check.__name__ not in only:
+                continue
+            if check.__code__.co_argcount:
+                check(tmp)
+            else:
+                check()
     C.finish()
 
 
