@@ -607,7 +607,9 @@ int main(int argc, char **argv)
 	static const struct mode get_lt = {"--get-latency-tolerance", GIVEN_ROOT | GIVEN_JSON};
 	static const struct mode set_lt = {"--set-latency-tolerance", GIVEN_ROOT};
 	static const struct mode capture = {"--capture", GIVEN_ROOT | GIVEN_START};
-	static const struct mode diff_mode = {"--diff", GIVEN_JSON | GIVEN_ATTRS | GIVEN_FORMAT};
+	/* --all: the moves a moved parent carried, one line each */
+	static const struct mode diff_mode = {"--diff",
+					      GIVEN_JSON | GIVEN_ATTRS | GIVEN_FORMAT | GIVEN_ALL};
 	static const struct mode check_udev = {"--check-udev", GIVEN_ROOT | GIVEN_JSON | GIVEN_ALL};
 	static const struct mode watch = {"--watch", GIVEN_JSON | GIVEN_SUBSYSTEM | GIVEN_DRIVER |
 							 GIVEN_SYSNAME | GIVEN_MATCH};

@@ -215,7 +215,39 @@ def grammar(tmp):
                 and "; --all lists it\n" in out, out + r.stderr.decode())
 
 
-CHECKS = [write_errors, grammar, format_without_mode, ambiguous_options]
+# 11 ------------------------------------------------------------------------
+def diff_all(tmp):
+    """--diff --all shows the moves a moved parent carried, as the man page
+    says; without it they are counted on the parent's line."""
+    roots = []
+    for host in ("bus.0", "bus.1"):
+        root = os.path.join(tmp, "diff-" + host)
+        t = T.Tree(root)
+        t.dirs("bus/scsi")
+        t.device("/devices/platform")
+        t.device("/devices/platform/" + host)
+        t.device("/devices/platform/%s/ctrl" % host, "bus:scsi", None, "MODALIAS=scsi:ctrl\n")
+        t.device("/devices/platform/%s/ctrl/disk" % host, "bus:scsi", None,
+                 "MODALIAS=scsi:disk\n")
+        roots.append(root)
+    parent = "> /devices/platform/bus.0/ctrl -> /devices/platform/bus.1/ctrl"
+    child = ("> /devices/platform/bus.0/ctrl/disk -> /devices/platform/bus.1/ctrl/disk "
+             "(with /devices/platform/bus.0/ctrl)")
+    r = run("--diff", *roots)
+    out = r.stdout.decode()
+    C.check("--diff: the carried move is counted on its parent's line",
+            r.returncode == 1 and parent + " (and 1 device below)" in out.splitlines()
+            and "ctrl/disk ->" not in out, out + r.stderr.decode())
+    for args in (["--diff", "--all"], ["--all", "--diff"], ["--diff", "-a"]):
+        r = run(*args, *roots)
+        out = r.stdout.decode()
+        C.check("%s: the carried move has its own line" % " ".join(args),
+                r.returncode == 1 and child in out.splitlines()
+                and parent + " (and 1 device below)" in out.splitlines(),
+                "exit %d\n%s%s" % (r.returncode, out, r.stderr.decode()))
+
+
+CHECKS = [diff_all, write_errors, grammar, format_without_mode, ambiguous_options]
 
 
 def main():
