@@ -247,7 +247,43 @@ def diff_all(tmp):
                 "exit %d\n%s%s" % (r.returncode, out, r.stderr.decode()))
 
 
-CHECKS = [diff_all, write_errors, grammar, format_without_mode, ambiguous_options]
+# 12 ------------------------------------------------------------------------
+def parents_module(tmp):
+    """--parents shows each parent's module (the driver's module link), as the
+    first EXAMPLE promises: text and JSON; none for a built-in driver."""
+    root = os.path.join(tmp, "modules")
+    t = T.Tree(root)
+    t.classes("block")
+    t.dirs("bus/pci", "bus/virtio", "module/virtio_pci")
+    t.device("/devices/pci0000:00")
+    t.device("/devices/pci0000:00/0000:00:02.0", "bus:pci", "virtio-pci")
+    t.link("bus/pci/drivers/virtio-pci/module", "../../../../module/virtio_pci")
+    t.device("/devices/pci0000:00/0000:00:02.0/virtio1", "bus:virtio", "virtio_blk")  # built in
+    disk = "/devices/pci0000:00/0000:00:02.0/virtio1/block/vda"
+    t.device(disk, "class:block", None, "DEVNAME=vda\nMAJOR=254\nMINOR=0\n")
+    want = {disk: None, "/devices/pci0000:00/0000:00:02.0/virtio1": None,
+            "/devices/pci0000:00/0000:00:02.0": "virtio_pci", "/devices/pci0000:00": None}
+    r = run("--root", root, "--parents", disk)
+    lines = r.stdout.decode().splitlines()
+    got = {}
+    for i, line in enumerate(lines):
+        if line.startswith(("  device  ", "  parent  ")):
+            path = line.split()[1]
+            rest = lines[i + 1] if i + 1 < len(lines) else ""
+            got[path] = rest.split("module: ")[1].split()[0] if "module: " in rest else None
+    C.check("--parents: the module of each level's driver, in text", r.returncode == 0
+            and got == want, "%r\n%s" % (got, r.stdout.decode()))
+    r = run("--root", root, "--parents", "--json", disk)
+    try:
+        chain = json.loads(r.stdout)["chain"]
+        got = {d["path"]: d["module"] for d in chain}
+    except (ValueError, KeyError) as e:
+        got = repr(e)
+    C.check("--parents --json: a module member on every level, null when none",
+            r.returncode == 0 and got == want, "%r\n%s" % (got, r.stdout.decode()))
+
+
+CHECKS = [parents_module, diff_all, write_errors, grammar, format_without_mode, ambiguous_options]
 
 
 def main():
