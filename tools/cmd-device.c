@@ -13,7 +13,7 @@
 static void device_attributes(const struct options *o, struct sysdev_device *dev)
 {
 	const char *name;
-	char buf[4097];
+	char buf[ATTR_PAGE + 1];
 
 	if (o->json)
 		fputs(", \"attributes\": {", stdout);
@@ -24,10 +24,7 @@ static void device_attributes(const struct options *o, struct sysdev_device *dev
 			fputs(i ? ", " : "", stdout);
 			fput_json_string(stdout, name);
 			fputs(": ", stdout);
-			if (len >= 0)
-				fput_json_string_len(stdout, buf, (size_t)len);
-			else
-				fputs("null", stdout);
+			attr_value_json(stdout, buf, len);
 			continue;
 		}
 		fputs("          @", stdout);

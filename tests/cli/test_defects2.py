@@ -8,6 +8,7 @@ usage: test_defects2.py SYSDEV_TREE SYSDEV_FIXTURE SOURCE_ROOT
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -283,7 +284,75 @@ def parents_module(tmp):
             r.returncode == 0 and got == want, "%r\n%s" % (got, r.stdout.decode()))
 
 
-CHECKS = [parents_module, diff_all, write_errors, grammar, format_without_mode, ambiguous_options]
+# 16 ------------------------------------------------------------------------
+def as_reader(args):
+    """args run so that file modes count: as nobody when we are root."""
+    if os.geteuid() != 0:
+        return list(args)
+    return ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"] + list(args)
+
+
+def attrs_page(tmp):
+    """--attrs: a value over a page shows its first page, marked truncated; an
+    unreadable one says why, in JSON too; others stay strings."""
+    root = os.path.join(tmp, "attrs")
+    os.makedirs(root)
+    os.chmod(tmp, 0o755)
+    t = T.Tree(root)
+    t.dirs("bus/platform")
+    t.device("/devices/platform")
+    dev = "/devices/platform/big"
+    t.device(dev, "bus:platform", power=False)
+    page = bytes((0x41 + i % 26) for i in range(4096))
+    t.file(dev[1:] + "/huge", page + b"tail beyond the first page\n")
+    t.file(dev[1:] + "/exact", page[:4095] + b"\n")  # a page with its newline: whole
+    t.file(dev[1:] + "/secret", "s\n", mode=0)
+    t.file(dev[1:] + "/plain", "plain value\n")
+    for d, _, files in os.walk(root):
+        os.chmod(d, 0o755)
+        for f in files:
+            p = os.path.join(d, f)
+            if not p.endswith("secret"):
+                os.chmod(p, 0o644)
+    if os.geteuid() == 0 and not shutil.which("setpriv"):
+        C.skip("--attrs unreadable and truncated", "root without setpriv to drop privileges")
+        return
+    page_text = page.decode()
+    r = T.run(as_reader([TOOL, "--root", root, "--attrs", "--depth", "0", dev]),
+              env=T.environ(NO_COLOR="1"))
+    lines = {l.strip().split(" ", 1)[0]: l.strip() for l in r.stdout.decode().splitlines()
+             if l.strip().startswith("@")}
+    C.check("text: @huge shows its first page, then a truncated mark",
+            lines.get("@huge") == "@huge = " + page_text + "  [truncated: larger than a page]",
+            repr(lines.get("@huge"))[:200] + " " + r.stderr.decode())
+    C.check("text: a page with its newline is whole, unmarked",
+            lines.get("@exact") == "@exact = " + page_text[:4095], repr(lines.get("@exact"))[:200])
+    C.check("text: @secret says why it could not be read",
+            lines.get("@secret") == "@secret (permission denied (EACCES))", lines.get("@secret"))
+    C.check("text: @plain = plain value", lines.get("@plain") == "@plain = plain value",
+            lines.get("@plain"))
+    want = {"huge": {"value": page_text, "truncated": True}, "exact": page_text[:4095],
+            "secret": {"error": "permission denied (EACCES)"}, "plain": "plain value"}
+    for name, args in (("--json", ["--json", "--attrs", "--depth", "0", dev]),
+                       ("--parents --json", ["--parents", "--json", "--attrs", dev])):
+        r = T.run(as_reader([TOOL, "--root", root] + args), env=T.environ(NO_COLOR="1"))
+        try:
+            doc = json.loads(r.stdout)
+            node = doc["nodes"][0] if "nodes" in doc else doc["chain"][0]
+            got = node["attributes"]
+        except (ValueError, KeyError, IndexError) as e:
+            got = repr(e)
+        C.check("%s --attrs: truncated and unreadable values are objects, others strings"
+                % name, r.returncode == 0 and got == want,
+                str(got)[:300] + " " + r.stderr.decode())
+    r = T.run(as_reader([TOOL, "--root", root, "--parents", "--attrs", dev]),
+              env=T.environ(NO_COLOR="1"))
+    out = r.stdout.decode()
+    C.check("--parents --attrs: the first page and the mark in text",
+            "@huge = " + page_text + "  [truncated: larger than a page]\n" in out, out[:300])
+
+
+CHECKS = [attrs_page, parents_module, diff_all, write_errors, grammar, format_without_mode, ambiguous_options]
 
 
 def main():
