@@ -352,7 +352,62 @@ def attrs_page(tmp):
             "@huge = " + page_text + "  [truncated: larger than a page]\n" in out, out[:300])
 
 
-CHECKS = [attrs_page, parents_module, diff_all, write_errors, grammar, format_without_mode, ambiguous_options]
+# 18 ------------------------------------------------------------------------
+# The article's tree, written by hand from its archive, with the columns in
+# the order -o gives and NAME and KIND only where asked for.
+TREE_DRIVER_NAME = """\
+/devices/
+├─ platform
+│  └─ driver:omap_i2c  omap_i2c.2
+│     └─ i2c-2
+│        ├─ driver:leds-tca6507  2-0045
+│        │  └─ leds/
+│        │     ├─ gta04:green:power
+│        │     └─ gta04:red:power
+│        └─ i2c-dev/
+│           └─ i2c-2
+└─ virtual/
+"""
+TREE_KIND_SUBSYSTEM = """\
+[root]
+├─ (no subsystem)
+│  └─ bus:platform
+│     └─ bus:i2c
+│        ├─ bus:i2c
+│        │  └─ [class-dir]
+│        │     ├─ class:leds
+│        │     └─ class:leds
+│        └─ [class-dir]
+│           └─ class:i2c-dev
+└─ [container]
+"""
+TREE_DEVNAME_KIND_NAME = """\
+[root]  /devices/
+├─ platform
+│  └─ omap_i2c.2
+│     └─ i2c-2
+│        ├─ 2-0045
+│        │  └─ [class-dir]  leds/
+│        │     ├─ gta04:green:power
+│        │     └─ gta04:red:power
+│        └─ [class-dir]  i2c-dev/
+│           └─ /dev/i2c-2 (89:2)  i2c-2
+└─ [container]  virtual/
+"""
+
+
+def tree_columns():
+    """-o in the tree: the columns in the order given, NAME and KIND only
+    when listed; the default stays as it was."""
+    for cols, want in (("DRIVER,NAME", TREE_DRIVER_NAME), ("KIND,SUBSYSTEM", TREE_KIND_SUBSYSTEM),
+                       ("DEVNAME,KIND,NAME", TREE_DEVNAME_KIND_NAME)):
+        r = run("--root", ARTICLE, "-o", cols)
+        out = r.stdout.decode()
+        C.check("tree -o %s: in that order, nothing else" % cols,
+                r.returncode == 0 and out == want, out)
+
+
+CHECKS = [tree_columns, attrs_page, parents_module, diff_all, write_errors, grammar, format_without_mode, ambiguous_options]
 
 
 def main():
