@@ -407,7 +407,37 @@ def tree_columns():
                 r.returncode == 0 and out == want, out)
 
 
-CHECKS = [tree_columns, attrs_page, parents_module, diff_all, write_errors, grammar, format_without_mode, ambiguous_options]
+# 19 ------------------------------------------------------------------------
+def list_widths(tmp):
+    """-l pads by display width, as lsblk: 设备 is four columns wide (two
+    characters), e + a combining acute one (two code points); the same under
+    the C locale (the values are UTF-8 whatever the locale)."""
+    root = os.path.join(tmp, "wide")
+    t = T.Tree(root)
+    t.dirs("bus/platform")
+    t.device("/devices/platform")
+    # name -> its display width, by hand (East Asian Wide: 2; combining: 0)
+    names = {"设备": 4, "e\u0301te\u0301": 3, "plain": 5, "x设": 3}
+    for n in names:
+        t.device("/devices/platform/" + n, "bus:platform")
+    for loc in ("C.UTF-8", "C"):
+        r = run("--root", root, "-l", "-o", "NAME,SUBSYSTEM", env=T.environ(LC_ALL=loc))
+        lines = r.stdout.decode().splitlines()
+        # where SUBSYSTEM's text starts, in display columns: the first cell's width + padding
+        starts = set()
+        for line in lines[1:]:
+            cell = line.split(" ", 1)[0]
+            pad = len(line) - len(cell) - len(line[len(cell):].lstrip(" "))
+            width = names.get(cell, len(cell))
+            starts.add(width + pad)
+        header = lines[0] if lines else ""
+        starts.add(header.index("SUBSYSTEM") if "SUBSYSTEM" in header else -1)
+        C.check("-l under %s: the second column starts at one display column on every line"
+                % loc, r.returncode == 0 and len(lines) == 6 and starts == {len("platform") + 1},
+                "starts %r\n%s" % (starts, r.stdout.decode()))
+
+
+CHECKS = [list_widths, tree_columns, attrs_page, parents_module, diff_all, write_errors, grammar, format_without_mode, ambiguous_options]
 
 
 def main():
