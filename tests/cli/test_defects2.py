@@ -437,7 +437,24 @@ def list_widths(tmp):
                 "starts %r\n%s" % (starts, r.stdout.decode()))
 
 
-CHECKS = [list_widths, tree_columns, attrs_page, parents_module, diff_all, write_errors, grammar, format_without_mode, ambiguous_options]
+# 25 ------------------------------------------------------------------------
+def synopsis_modes():
+    """sysdev-tree(1)'s SYNOPSIS has a line for every mode --help lists."""
+    with open(os.path.join(SRC, "man", "sysdev-tree.1"), encoding="utf-8") as f:
+        page = f.read()
+    synopsis = page[page.index(".SH SYNOPSIS"):page.index(".SH DESCRIPTION")]
+    starts = [l[len(".B sysdev-tree "):].split()[0].replace("\\-", "-")
+              for l in synopsis.splitlines() if l.startswith(".B sysdev-tree \\-")]
+    modes = ["--parents", "--explain", "--properties", "--stats", "--get-latency-tolerance",
+             "--set-latency-tolerance", "--capture", "--diff", "--check-udev", "--watch",
+             "--list-columns"]
+    help_text = run("--help").stdout.decode()
+    for m in modes:
+        C.check("SYNOPSIS: a line for %s (which --help lists)" % m,
+                m in starts and m in help_text, starts)
+
+
+CHECKS = [synopsis_modes, list_widths, tree_columns, attrs_page, parents_module, diff_all, write_errors, grammar, format_without_mode, ambiguous_options]
 
 
 def main():
