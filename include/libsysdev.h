@@ -346,7 +346,8 @@ int sysdev_device_get_group_at(struct sysdev_device *dev, size_t i, const char *
  * @buf, at most @size - 1 bytes, NUL-terminated, one trailing newline
  * removed.  Never blocks (FIFOs and other non-regular files are refused with
  * -EINVAL), never follows a symlink.  Returns the length or a negative errno
- * (-ENOENT absent, -EACCES unreadable, -EFBIG larger than @size - 1).
+ * (-ENOENT absent, -EACCES unreadable, -EFBIG larger than @size - 1: @buf
+ * then holds the first @size - 1 bytes as read, NUL-terminated).
  */
 ssize_t sysdev_device_read_attribute(struct sysdev_device *dev, const char *name, char *buf,
 				     size_t size);

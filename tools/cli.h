@@ -17,6 +17,7 @@
 #define EXIT_TROUBLE 2
 
 struct column;
+struct jw;
 
 enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
@@ -83,8 +84,9 @@ int start_or_warn(struct sysdev *ctx, const struct options *o, char **start);
 const char *syspath_of(struct sysdev *ctx, const char *devpath);
 /* Open a device named on the command line, printing a clear error; NULL on failure. */
 struct sysdev_device *open_device_or_warn(struct sysdev *ctx, const char *spec);
-/* Flush stdout: 0, or EXIT_RUNTIME after saying why.  A closed pipe is no error: it
- * sets stdout_closed, and the program then exits 0, as lsblk does. */
+/* Flush stdout: 0, or EXIT_RUNTIME after saying why (once).  A closed pipe is no
+ * error: it sets stdout_closed, and the program then exits 0, as lsblk does; any
+ * other write error (a full disk, /dev/full) is. */
 int check_output(void);
 extern bool stdout_closed;
 
@@ -168,10 +170,19 @@ void warn_none_selected(void);
  * JSON: the member ', "power": {...}' */
 void power_text(FILE *f, const struct sysdev_power *p);
 void power_json(FILE *f, const struct sysdev_power *p);
-struct jw;
 void power_jw(struct jw *w, const struct sysdev_power *p); /* the member "power" */
-/* " = VALUE" (every byte, escaped) or " (why it could not be read)" for a read of @len */
+/*
+ * Attribute values are shown up to a page; a read into ATTR_PAGE + 1 bytes
+ * that gives -EFBIG leaves the first page in the buffer.
+ */
+#define ATTR_PAGE 4096
+/* " = VALUE" (every byte, escaped), " = FIRST_PAGE  [truncated: larger than a page]",
+ * or " (why it could not be read)" for a read of @len into ATTR_PAGE + 1 bytes */
 void attr_value_text(FILE *f, const char *buf, ssize_t len);
+/* The same in JSON: "VALUE", {"value": "FIRST_PAGE", "truncated": true} or
+ * {"error": "WORDS"} */
+void attr_value_json(FILE *f, const char *buf, ssize_t len);
+void attr_value_jw(struct jw *w, const char *buf, ssize_t len);
 /* "@NAME = VALUE" for attribute @name of a walk's device node */
 void node_attribute_text(FILE *f, const struct sysdev_node *node, const char *name);
 

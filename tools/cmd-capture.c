@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "plural.h"
 
 int cmd_capture(struct sysdev *ctx, const struct options *o)
 {
@@ -42,10 +43,13 @@ int cmd_capture(struct sysdev *ctx, const struct options *o)
 		return EXIT_RUNTIME;
 	}
 	warnx_(o->capture_dir,
-	       "captured %s: %lu files, %lu directories, %lu links, %lu skipped "
-	       "(%lu truncated, %lu write-only, %llu bytes)",
-	       syspath_of(ctx, devpath ? devpath : "/devices"), st.files, st.dirs, st.links,
-	       st.skipped, st.truncated, st.write_only, st.bytes);
+	       "captured %s: %lu %s, %lu %s, %lu %s, %lu skipped "
+	       "(%lu truncated, %lu write-only, %llu %s)",
+	       syspath_of(ctx, devpath ? devpath : "/devices"), st.files,
+	       plural(st.files, "file", "files"), st.dirs,
+	       plural(st.dirs, "directory", "directories"), st.links,
+	       plural(st.links, "link", "links"), st.skipped, st.truncated, st.write_only, st.bytes,
+	       plural(st.bytes, "byte", "bytes"));
 	free(devpath);
 	return 0;
 }

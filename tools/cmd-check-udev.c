@@ -32,6 +32,7 @@
 
 #include "check-udev.h"
 #include "cli.h"
+#include "plural.h"
 
 struct diff {
 	const char *devpath; /* owned by the walk's record */
@@ -308,16 +309,17 @@ int cmd_check_udev(struct sysdev *ctx, const struct options *o)
 	fputs("check-udev ", stdout);
 	fput_text(stdout, root);
 	if (listed)
-		printf(": agree: libudev lists %zu devices, all found by the walk with the same "
+		printf(": agree: libudev lists %zu %s, all found by the walk with the same "
 		       "fields; S/bus and S/class link to no other device\n",
-		       udev.n);
+		       udev.n, plural(udev.n, "device", "devices"));
 	else
-		printf(
-		    ": DISAGREE: %zu listed by libudev but not found by the walk, %zu entries of "
-		    "S/bus or S/class that libudev does not list, %zu field differences\n",
-		    n_udev_only, n_bad_links, diffs.n);
-	printf("  walk: %zu devices; libudev: %zu devices; S/bus and S/class: %zu entries\n",
-	       walk.n, udev.n, links.n);
+		printf(": DISAGREE: %zu listed by libudev but not found by the walk, %zu %s of "
+		       "S/bus or S/class that libudev does not list, %zu field %s\n",
+		       n_udev_only, n_bad_links, plural(n_bad_links, "entry", "entries"), diffs.n,
+		       plural(diffs.n, "difference", "differences"));
+	printf("  walk: %zu %s; libudev: %zu %s; S/bus and S/class: %zu %s\n", walk.n,
+	       plural(walk.n, "device", "devices"), udev.n, plural(udev.n, "device", "devices"),
+	       links.n, plural(links.n, "entry", "entries"));
 	for (size_t i = 0; i < udev.n; i++) {
 		if (udev.v[i].listed)
 			continue;
@@ -353,11 +355,14 @@ int cmd_check_udev(struct sysdev *ctx, const struct options *o)
 	printf("implemented but not linked: %zu device%s (no subsystem link; listed by neither "
 	       "S/bus, S/class nor libudev)%s\n",
 	       n_not_linked, n_not_linked == 1 ? "" : "s",
-	       n_not_linked && !o->all ? "; --all lists them" : "");
+	       n_not_linked && !o->all
+		   ? plural(n_not_linked, "; --all lists it", "; --all lists them")
+		   : "");
 	if (n_sub_unlisted)
 		printf("not linked although they have a subsystem link: %zu device%s%s\n",
 		       n_sub_unlisted, n_sub_unlisted == 1 ? "" : "s",
-		       o->all ? "" : "; --all lists them");
+		       o->all ? ""
+			      : plural(n_sub_unlisted, "; --all lists it", "; --all lists them"));
 	if (o->all) {
 		for (size_t i = 0; i < walk.n; i++) {
 			struct dev *w = &walk.v[i];

@@ -7,12 +7,13 @@
 #include <string.h>
 
 #include "cli.h"
+#include "names.h"
 
 /* With --attrs: the device's attributes, as `udevadm info -a` shows ATTR{}. */
 static void device_attributes(const struct options *o, struct sysdev_device *dev)
 {
 	const char *name;
-	char buf[4097];
+	char buf[ATTR_PAGE + 1];
 
 	if (o->json)
 		fputs(", \"attributes\": {", stdout);
@@ -23,10 +24,7 @@ static void device_attributes(const struct options *o, struct sysdev_device *dev
 			fputs(i ? ", " : "", stdout);
 			fput_json_string(stdout, name);
 			fputs(": ", stdout);
-			if (len >= 0)
-				fput_json_string_len(stdout, buf, (size_t)len);
-			else
-				fputs("null", stdout);
+			attr_value_json(stdout, buf, len);
 			continue;
 		}
 		fputs("          @", stdout);
@@ -38,11 +36,17 @@ static void device_attributes(const struct options *o, struct sysdev_device *dev
 		fputs("}", stdout);
 }
 
-static void device_line(const struct options *o, struct sysdev_device *dev, bool first)
+static void device_line(const struct options *o, struct sysdev_device *dev, bool first,
+			struct names *names)
 {
 	const char *sub = sysdev_device_get_subsystem(dev);
 	const char *drv = sysdev_device_get_driver(dev);
 	const char *devname = sysdev_device_get_devname(dev);
+	const char *module = NULL;
+
+	/* the driver's kernel module (its module link), as the MODULE column; none when built in */
+	if (drv && names)
+		names_module(names, dev, &module);
 
 	if (o->json) {
 		fputs(first ? "\n    {\"path\": " : ",\n    {\"path\": ", stdout);
@@ -56,6 +60,8 @@ static void device_line(const struct options *o, struct sysdev_device *dev, bool
 		    stdout, sysdev_subsystem_kind_to_string(sysdev_device_get_subsystem_kind(dev)));
 		fputs(", \"driver\": ", stdout);
 		fput_json_string(stdout, drv);
+		fputs(", \"module\": ", stdout);
+		fput_json_string(stdout, module);
 		fputs(", \"parent\": ", stdout);
 		fput_json_string(stdout, sysdev_device_get_parent_devpath(dev));
 		fputs(", \"class_dir\": ", stdout);
@@ -96,6 +102,10 @@ static void device_line(const struct options *o, struct sysdev_device *dev, bool
 	}
 	fputs("  driver: ", stdout);
 	fput_text(stdout, drv ? drv : "none");
+	if (module) {
+		fputs("  module: ", stdout);
+		fput_text(stdout, module);
+	}
 	if (sysdev_device_get_class_dir(dev)) {
 		fputs("  in class dir: ", stdout);
 		fput_text(stdout, sysdev_device_get_class_dir(dev));
@@ -122,11 +132,17 @@ static void device_line(const struct options *o, struct sysdev_device *dev, bool
 int cmd_parents(struct sysdev *ctx, const struct options *o)
 {
 	struct sysdev_device *dev = open_device_or_warn(ctx, o->parents), *parent;
+	struct names *names = NULL;
 	bool first = true;
 	int err;
 
 	if (!dev)
 		return EXIT_RUNTIME;
+	if (names_new(ctx, &names) < 0) {
+		warnx_(NULL, "%s", error_words(-ENOMEM));
+		sysdev_device_unref(dev);
+		return EXIT_RUNTIME;
+	}
 	if (o->json) {
 		fputs("{\n  \"sysfs\": ", stdout);
 		fput_json_string(stdout, sysdev_get_root(ctx));
@@ -134,18 +150,20 @@ int cmd_parents(struct sysdev *ctx, const struct options *o)
 	}
 	/* like `udevadm info -a`: the device, then each parent up to the top */
 	while (dev) {
-		device_line(o, dev, first);
+		device_line(o, dev, first, names);
 		first = false;
 		err = sysdev_device_get_parent(dev, &parent);
 		if (err < 0 && err != -ENOENT) {
 			warnx_(syspath_of(ctx, sysdev_device_get_parent_devpath(dev)), "%s",
 			       error_words(err));
 			sysdev_device_unref(dev);
+			names_free(names);
 			return EXIT_RUNTIME;
 		}
 		sysdev_device_unref(dev);
 		dev = err < 0 ? NULL : parent;
 	}
+	names_free(names);
 	if (o->json)
 		fputs("\n  ]\n}\n", stdout);
 	return 0;

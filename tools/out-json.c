@@ -26,7 +26,7 @@ static void node_attributes(struct jw *w, const struct sysdev_node *node)
 {
 	unsigned char type;
 	const char *name;
-	char buf[4097];
+	char buf[ATTR_PAGE + 1];
 
 	jw_key(w, "attributes");
 	jw_begin_object(w);
@@ -37,10 +37,7 @@ static void node_attributes(struct jw *w, const struct sysdev_node *node)
 			continue;
 		len = sysdev_node_read_attribute(node, name, buf, sizeof(buf));
 		jw_key(w, name);
-		if (len >= 0)
-			jw_string_len(w, buf, (size_t)len);
-		else
-			jw_null(w);
+		attr_value_jw(w, buf, len);
 	}
 	jw_end_object(w);
 }

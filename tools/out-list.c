@@ -5,8 +5,12 @@
  * enumerator finds it; -l holds every line back to align the columns.
  */
 #include <errno.h>
+#include <langinfo.h>
+#include <limits.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "cli.h"
 #include "columns.h"
@@ -25,13 +29,34 @@ struct list_state {
 	size_t *width;
 };
 
-/* Display width of an escaped value: its characters (UTF-8 lead bytes). */
+/*
+ * Display width of an escaped value, as lsblk measures it: wcwidth() of each
+ * character (2 for 设, 0 for a combining accent).  The values are UTF-8
+ * whatever the locale, so a locale whose charset is not UTF-8 (C, POSIX)
+ * measures them with C.UTF-8's widths (see cmd_list); a byte that does not
+ * decode, or a character without a width, counts one.
+ */
 static size_t text_width(const char *s)
 {
+	mbstate_t state = {0};
 	size_t w = 0;
 
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
+	while (*s) {
+		wchar_t wc;
+		size_t n = mbrtowc(&wc, s, MB_LEN_MAX, &state);
+		int cw;
+
+		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+			/* no UTF-8 locale at all: one column per character */
+			w += ((unsigned char)*s & 0xc0) != 0x80;
+			s++;
+			memset(&state, 0, sizeof(state));
+			continue;
+		}
+		cw = wcwidth(wc);
+		w += cw < 0 ? 1 : (size_t)cw;
+		s += n;
+	}
 	return w;
 }
 
@@ -145,6 +170,7 @@ static void print_aligned(struct list_state *l)
 int cmd_list(struct sysdev *ctx, const struct options *o)
 {
 	struct list_state l = {.ctx = ctx, .o = o};
+	locale_t utf8 = (locale_t)0, old_locale = (locale_t)0;
 	struct sysdev_enumerator *e;
 	char *start = NULL;
 	int err, ret = 0;
@@ -162,6 +188,11 @@ int cmd_list(struct sysdev *ctx, const struct options *o)
 		sysdev_enumerator_unref(e);
 		return EXIT_RUNTIME;
 	}
+	/* -l measures UTF-8 values: in C.UTF-8 where the user's locale is not UTF-8 */
+	if (o->list_format == FORMAT_LIST && !o->json &&
+	    strcmp(nl_langinfo(CODESET), "UTF-8") != 0 &&
+	    (utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0)))
+		old_locale = uselocale(utf8);
 	jw_init(&l.w, stdout);
 	err = sysdev_enumerator_foreach(e, on_device, &l);
 	if (o->json && l.rows) {
@@ -173,11 +204,15 @@ int cmd_list(struct sysdev *ctx, const struct options *o)
 	} else if (o->list_format == FORMAT_LIST && err >= 0 && l.rows) {
 		print_aligned(&l);
 	}
+	if (utf8) {
+		uselocale(old_locale);
+		freelocale(utf8);
+	}
 	if (l.w.failed && err >= 0)
 		err = -ENOMEM;
 	jw_done(&l.w);
 	if (err == -EPIPE) {
-		stdout_closed = true;
+		ret = check_output(); /* the output failed: a closed pipe, or an error */
 	} else if (err < 0) {
 		warnx_(NULL, "cannot list devices: %s", error_words(err));
 		ret = EXIT_RUNTIME;

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "plural.h"
 
 struct dev_count {
 	char *subsystem;  /* "" for none */
@@ -257,9 +258,10 @@ int cmd_stats_openmetrics(struct sysdev *ctx, const struct options *o)
 	/* the errors are in the numbers: the file is still good for a scrape */
 	if (unreadable || too_deep)
 		warnx_(syspath_of(ctx, "/devices"),
-		       "%lu directories could not be read, %lu not entered (counted in "
+		       "%lu %s not be read, %lu not entered (counted in "
 		       "sysdev_walk_errors)",
-		       unreadable, too_deep);
+		       unreadable, plural(unreadable, "directory could", "directories could"),
+		       too_deep);
 out:
 	for (size_t i = 0; i < s.ndc; i++)
 		free(s.dc[i].subsystem);

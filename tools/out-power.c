@@ -67,14 +67,51 @@ void attr_value_text(FILE *f, const char *buf, ssize_t len)
 	if (len >= 0) {
 		fputs(" = ", f);
 		fput_text_len(f, buf, (size_t)len);
+	} else if (len == -EFBIG) {
+		fputs(" = ", f);
+		fput_text_len(f, buf, ATTR_PAGE);
+		fputs("  [truncated: larger than a page]", f);
 	} else {
-		fprintf(f, " (%s)", len == -EFBIG ? "larger than a page" : error_words((int)len));
+		fprintf(f, " (%s)", error_words((int)len));
 	}
+}
+
+void attr_value_json(FILE *f, const char *buf, ssize_t len)
+{
+	if (len >= 0) {
+		fput_json_string_len(f, buf, (size_t)len);
+	} else if (len == -EFBIG) {
+		fputs("{\"value\": ", f);
+		fput_json_string_len(f, buf, ATTR_PAGE);
+		fputs(", \"truncated\": true}", f);
+	} else {
+		fputs("{\"error\": ", f);
+		fput_json_string(f, error_words((int)len));
+		fputc('}', f);
+	}
+}
+
+void attr_value_jw(struct jw *w, const char *buf, ssize_t len)
+{
+	if (len >= 0) {
+		jw_string_len(w, buf, (size_t)len);
+		return;
+	}
+	jw_begin_object(w);
+	if (len == -EFBIG) {
+		jw_key(w, "value");
+		jw_string_len(w, buf, ATTR_PAGE);
+		jw_key(w, "truncated");
+		jw_bool(w, true);
+	} else {
+		jw_member_string(w, "error", error_words((int)len));
+	}
+	jw_end_object(w);
 }
 
 void node_attribute_text(FILE *f, const struct sysdev_node *node, const char *name)
 {
-	char buf[4097];
+	char buf[ATTR_PAGE + 1];
 
 	fputc('@', f);
 	fput_text(f, name);

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "columns.h"
 #include "names.h"
+#include "plural.h"
 
 #define C_RESET "\033[0m"
 #define C_DEVICE "\033[1m"
@@ -78,54 +79,101 @@ static void print_attrs(struct tree_state *t, const struct sysdev_node *node, un
 	}
 }
 
-/* The annotation of a device: its columns (NAME is the line's start, KIND its look). */
-static void annotate(struct tree_state *t, const struct sysdev_node *node)
+/* Two spaces before every item of a line but its first. */
+static void separate(struct tree_state *t, bool *first)
+{
+	if (!*first)
+		fputs("  ", t->out);
+	*first = false;
+}
+
+/* One column of a device, after the line's start: its look in the tree. */
+static void device_column(struct tree_state *t, const struct sysdev_node *node,
+			  const struct column *c, bool *first)
 {
 	struct row r = {.ctx = t->ctx, .node = node, .names = t->names};
 	char buf[4097];
+	const char *v = c->get(&r, buf, sizeof(buf));
+
+	if (strcmp(c->key, "subsystem") == 0) {
+		const char *sk =
+		    sysdev_subsystem_kind_to_string(sysdev_node_get_subsystem_kind(node));
+
+		separate(t, first);
+		if (!v) {
+			fputs("(no subsystem)", t->out);
+			return;
+		}
+		fprintf(t->out, "%s%s:", col(t, C_SUBSYS), sk ? sk : "subsystem");
+		fput_text(t->out, v);
+		fputs(col(t, C_RESET), t->out);
+	} else if (strcmp(c->key, "driver") == 0) {
+		if (!v)
+			return;
+		separate(t, first);
+		fprintf(t->out, "%sdriver:", col(t, C_DRIVER));
+		fput_text(t->out, v);
+		fputs(col(t, C_RESET), t->out);
+	} else if (strcmp(c->key, "devname") == 0) {
+		const char *devnum = sysdev_node_get_devnum(node);
+
+		if (!v && !devnum)
+			return;
+		separate(t, first);
+		fputs(col(t, C_NODE), t->out);
+		if (v) {
+			fputs("/dev/", t->out);
+			fput_text(t->out, v);
+		}
+		if (devnum)
+			fprintf(t->out, "%s(%s)", v ? " " : "", devnum);
+		fputs(col(t, C_RESET), t->out);
+	} else if (v) {
+		separate(t, first);
+		fprintf(t->out, "%s:", c->key);
+		fput_text(t->out, v);
+	}
+}
+
+/*
+ * A node's line after the tree's drawing: the columns in the order -o gives.
+ * NAME is the name (a path at the start; "NAME/" for a directory that is no
+ * device), KIND "[kind]" for a directory that is no device (a device's is
+ * its look), each other column only on devices.
+ */
+static void node_columns(struct tree_state *t, const struct sysdev_node *node,
+			 enum sysdev_kind kind, unsigned depth)
+{
+	const char *look = kind == SYSDEV_KIND_DEVICE	    ? C_DEVICE
+			   : kind == SYSDEV_KIND_CLASS_DIR  ? C_CLASSDIR
+			   : kind == SYSDEV_KIND_ATTR_GROUP ? C_ATTR
+			   : kind == SYSDEV_KIND_UNKNOWN    ? C_ERROR
+							    : C_CONTAINER;
+	bool first = true;
 
 	for (size_t i = 0; i < t->o->n_cols; i++) {
 		const struct column *c = t->o->cols[i];
-		const char *v;
 
-		if (strcmp(c->key, "name") == 0 || strcmp(c->key, "kind") == 0)
-			continue; /* the line's start, and its look */
-		v = c->get(&r, buf, sizeof(buf));
-		if (strcmp(c->key, "subsystem") == 0) {
-			const char *sk =
-			    sysdev_subsystem_kind_to_string(sysdev_node_get_subsystem_kind(node));
-
-			if (!v) {
-				fputs("  (no subsystem)", t->out);
-				continue;
-			}
-			fprintf(t->out, "  %s%s:", col(t, C_SUBSYS), sk ? sk : "subsystem");
-			fput_text(t->out, v);
+		if (strcmp(c->key, "name") == 0) {
+			separate(t, &first);
+			fputs(col(t, look), t->out);
+			fput_text(t->out, depth == 0 ? sysdev_node_get_devpath(node)
+						     : sysdev_node_get_name(node));
+			if (kind != SYSDEV_KIND_DEVICE)
+				fputc('/', t->out);
 			fputs(col(t, C_RESET), t->out);
-		} else if (strcmp(c->key, "driver") == 0) {
-			if (!v)
+		} else if (strcmp(c->key, "kind") == 0) {
+			if (kind == SYSDEV_KIND_DEVICE)
 				continue;
-			fprintf(t->out, "  %sdriver:", col(t, C_DRIVER));
-			fput_text(t->out, v);
-			fputs(col(t, C_RESET), t->out);
-		} else if (strcmp(c->key, "devname") == 0) {
-			const char *devnum = sysdev_node_get_devnum(node);
-
-			if (!v && !devnum)
-				continue;
-			fprintf(t->out, "  %s", col(t, C_NODE));
-			if (v) {
-				fputs("/dev/", t->out);
-				fput_text(t->out, v);
-			}
-			if (devnum)
-				fprintf(t->out, "%s(%s)", v ? " " : "", devnum);
-			fputs(col(t, C_RESET), t->out);
-		} else if (v) {
-			fprintf(t->out, "  %s:", c->key);
-			fput_text(t->out, v);
+			separate(t, &first);
+			fprintf(t->out, "%s[%s]%s", col(t, look), sysdev_kind_to_string(kind),
+				col(t, C_RESET));
+		} else if (kind == SYSDEV_KIND_DEVICE) {
+			device_column(t, node, c, &first);
 		}
 	}
+	if (kind == SYSDEV_KIND_DEVICE && t->o->power)
+		print_power(t, node);
 }
 
 static int enter(const struct sysdev_node *node, void *data)
@@ -156,27 +204,7 @@ static int enter(const struct sysdev_node *node, void *data)
 	t->more[t->level] = has_next;
 
 	print_prefix(t, t->level, has_next);
-	switch (kind) {
-	case SYSDEV_KIND_DEVICE:
-		fputs(col(t, C_DEVICE), t->out);
-		fput_text(t->out,
-			  depth == 0 ? sysdev_node_get_devpath(node) : sysdev_node_get_name(node));
-		fputs(col(t, C_RESET), t->out);
-		annotate(t, node);
-		if (t->o->power)
-			print_power(t, node);
-		break;
-	default:
-		fputs(col(t, kind == SYSDEV_KIND_CLASS_DIR    ? C_CLASSDIR
-			     : kind == SYSDEV_KIND_ATTR_GROUP ? C_ATTR
-			     : kind == SYSDEV_KIND_UNKNOWN    ? C_ERROR
-							      : C_CONTAINER),
-		      t->out);
-		fput_text(t->out,
-			  depth == 0 ? sysdev_node_get_devpath(node) : sysdev_node_get_name(node));
-		fprintf(t->out, "/  [%s]%s", sysdev_kind_to_string(kind), col(t, C_RESET));
-		break;
-	}
+	node_columns(t, node, kind, depth);
 	err = sysdev_node_get_error(node);
 	if (err) {
 		fprintf(t->out, "  %s(unreadable: %s)%s", col(t, C_ERROR), strerror(-err),
@@ -189,7 +217,8 @@ static int enter(const struct sysdev_node *node, void *data)
 	fputc('\n', t->out);
 	if (t->o->attrs && kind == SYSDEV_KIND_DEVICE)
 		print_attrs(t, node, t->level);
-	/* stop at once when nobody reads any more (a closed pipe) */
+	/* stop at once when the output fails (a closed pipe, a full disk):
+	 * -EPIPE stands for either, check_output() tells which */
 	return ferror(t->out) ? -EPIPE : 0;
 }
 
@@ -222,7 +251,7 @@ int report_walk(struct sysdev *ctx, const char *start, int err, const struct sys
 	int ret = 0;
 
 	if (err == -EPIPE) {
-		stdout_closed = true; /* the reader went away: not an error of ours */
+		ret = check_output(); /* a closed pipe is no error of ours, a full disk is */
 	} else if (err < 0) {
 		warnx_(syspath_of(ctx, start), "%s", error_words(err));
 		ret = EXIT_RUNTIME;
@@ -230,18 +259,20 @@ int report_walk(struct sysdev *ctx, const char *start, int err, const struct sys
 		char more[96] = "", deep[160] = "";
 
 		if (e->first && unreadable > 1)
-			snprintf(more, sizeof(more), "; %lu more directories could not be read",
-				 unreadable - 1);
+			snprintf(more, sizeof(more), "; %lu more %s not be read", unreadable - 1,
+				 plural(unreadable - 1, "directory could", "directories could"));
 		if (st->too_deep)
 			snprintf(deep, sizeof(deep),
-				 "%s%lu directories not entered: deeper than %d levels, or out of "
+				 "%s%lu %s not entered: deeper than %d levels, or out of "
 				 "file descriptors or stack",
-				 unreadable ? "; " : "", st->too_deep, SYSDEV_MAX_DEPTH);
+				 unreadable ? "; " : "", st->too_deep,
+				 plural(st->too_deep, "directory", "directories"),
+				 SYSDEV_MAX_DEPTH);
 		if (e->first)
 			warnx_(e->first, "%s%s%s", error_words(e->first_err), more, deep);
 		else if (unreadable)
-			warnx_(syspath_of(ctx, start), "%lu directories could not be read%s",
-			       unreadable, deep);
+			warnx_(syspath_of(ctx, start), "%lu %s not be read%s", unreadable,
+			       plural(unreadable, "directory could", "directories could"), deep);
 		else
 			warnx_(syspath_of(ctx, start), "%s", deep);
 		ret = EXIT_RUNTIME;

@@ -25,6 +25,8 @@
 #include "alloc-util.h"
 #include "dir-list.h"
 #include "libsysdev.h"
+#include "output.h"
+#include "plural.h"
 #include "root-archive.h"
 #include "sanitize.h"
 #include "umockdev.h"
@@ -76,13 +78,26 @@ static int fail(const char *what, const char *msg, int err)
 	return 1;
 }
 
+/* 0 when all of stdout was written (or its reader went away: no error of ours,
+ * as for sysdev-tree); otherwise 1 after one line. */
+static int check_stdout(void)
+{
+	int err = stdout_write_error();
+
+	if (!err || err == EPIPE)
+		return 0;
+	return fail("stdout", "write error", -err);
+}
+
 static void summary(const char *what, const char *verb, const struct sysdev_capture_stats *st)
 {
 	fprintf(stderr,
-		"%s: %s: %s %lu files, %lu directories, %lu links, %lu skipped "
-		"(%lu truncated, %lu write-only, %lu emptied, %llu bytes)\n",
-		prog, what, verb, st->files, st->dirs, st->links, st->skipped, st->truncated,
-		st->write_only, st->emptied, st->bytes);
+		"%s: %s: %s %lu %s, %lu %s, %lu %s, %lu skipped "
+		"(%lu truncated, %lu write-only, %lu emptied, %llu %s)\n",
+		prog, what, verb, st->files, plural(st->files, "file", "files"), st->dirs,
+		plural(st->dirs, "directory", "directories"), st->links,
+		plural(st->links, "link", "links"), st->skipped, st->truncated, st->write_only,
+		st->emptied, st->bytes, plural(st->bytes, "byte", "bytes"));
 }
 
 static int cmd_pack(int argc, char **argv)
@@ -165,11 +180,6 @@ static int unpack_or_check(const char *file, const char *dir)
 		return 1;
 	}
 	return 0;
-}
-
-static const char *plural(unsigned long n, const char *one, const char *many)
-{
-	return n == 1 ? one : many;
 }
 
 /* One line: how many identifiers of each kind were replaced, and where. */
@@ -350,14 +360,17 @@ static int cmd_export(int argc, char **argv)
 	sysdev_unref(ctx);
 	if (err < 0)
 		return fail(argv[1], "export failed", err);
-	if (fflush(stdout) != 0 || ferror(stdout))
-		return fail("stdout", "write error", -errno);
+	if (check_stdout() != 0)
+		return 1;
 	fprintf(stderr,
-		"%s: %s: exported %lu devices; left out %lu devices without a subsystem, %lu "
-		"names or values umockdev cannot hold (not UTF-8, a line break, a node outside "
-		"/dev), %lu links that point outside the tree, %lu unreadable files\n",
-		prog, argv[1], st.devices, st.no_subsystem, st.skipped_names, st.skipped_links,
-		st.unreadable);
+		"%s: %s: exported %lu %s; left out %lu %s without a subsystem, %lu %s "
+		"umockdev cannot hold (not UTF-8, a line break, a node outside /dev), %lu %s "
+		"outside the tree, %lu unreadable %s\n",
+		prog, argv[1], st.devices, plural(st.devices, "device", "devices"), st.no_subsystem,
+		plural(st.no_subsystem, "device", "devices"), st.skipped_names,
+		plural(st.skipped_names, "name or value", "names or values"), st.skipped_links,
+		plural(st.skipped_links, "link that points", "links that point"), st.unreadable,
+		plural(st.unreadable, "file", "files"));
 	return 0;
 }
 
@@ -445,13 +458,15 @@ static int cmd_import(int argc, char **argv)
 	if (err < 0)
 		return fail(argv[1], "cannot lay out the tree", err);
 	if (st.skipped_links)
-		fprintf(stderr, "%s: %s: %lu links that point outside the tree left out\n", prog,
-			argv[0], st.skipped_links);
+		fprintf(stderr, "%s: %s: %lu %s outside the tree left out\n", prog, argv[0],
+			st.skipped_links,
+			plural(st.skipped_links, "link that points", "links that point"));
 	if (st.long_links)
 		fprintf(stderr,
-			"%s: %s: %lu links left out: their targets are longer than a symbolic "
+			"%s: %s: %lu %s left out: their targets are longer than a symbolic "
 			"link can hold (%d bytes)\n",
-			prog, argv[0], st.long_links, PATH_MAX - 1);
+			prog, argv[0], st.long_links, plural(st.long_links, "link", "links"),
+			PATH_MAX - 1);
 	ret = 0;
 	return ret;
 }
@@ -460,17 +475,18 @@ int main(int argc, char **argv)
 {
 	struct rlimit rl;
 
+	stdout_track_errors();
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
 	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		usage(stdout);
-		return 0;
+		return check_stdout();
 	}
 	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
 		printf("%s %s\n", prog, SYSDEV_VERSION);
-		return fflush(stdout) == 0 ? 0 : 1;
+		return check_stdout();
 	}
 	/* one descriptor per level of a walk, twice in a capture */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {

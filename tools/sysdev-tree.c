@@ -19,6 +19,8 @@
 #include "cli.h"
 #include "columns.h"
 #include "names.h"
+#include "output.h"
+#include "plural.h"
 #include "root-archive.h"
 
 #ifndef SYSDEV_VERSION
@@ -271,8 +273,10 @@ struct sysdev_device *open_device_or_warn(struct sysdev *ctx, const char *spec)
 		int kind = sysdev_classify(ctx, devpath);
 
 		if (kind >= 0)
-			warnx_(spec, "%s is a %s, not a device (it has no uevent file)",
-			       syspath_of(ctx, devpath), sysdev_kind_to_string(kind));
+			warnx_(spec, "%s is %s %s, not a device (it has no uevent file)",
+			       syspath_of(ctx, devpath),
+			       indefinite_article(sysdev_kind_to_string(kind)),
+			       sysdev_kind_to_string(kind));
 		else
 			warnx_(spec, "%s is not a device directory (ENODEV)",
 			       syspath_of(ctx, devpath));
@@ -287,18 +291,24 @@ bool stdout_closed;
 
 int check_output(void)
 {
+	static int failed; /* said once: a later check only repeats the status */
+	int err;
+
 	if (stdout_closed)
 		return 0;
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		/* the reader went away (| head): not our error, as for lsblk */
-		if (errno == EPIPE) {
-			stdout_closed = true;
-			return 0;
-		}
-		warnx_("stdout", "write error: %s", strerror(errno));
+	if (failed)
 		return EXIT_RUNTIME;
+	err = stdout_write_error();
+	if (!err)
+		return 0;
+	/* the reader went away (| head): not our error, as for lsblk */
+	if (err == EPIPE) {
+		stdout_closed = true;
+		return 0;
 	}
-	return 0;
+	failed = err;
+	warnx_("stdout", "write error: %s", strerror(err));
+	return EXIT_RUNTIME;
 }
 
 /* SYSDEV_NAMES_STATS=1: what the names cost, on stderr (for the benchmark). */
@@ -370,8 +380,9 @@ static void usage(FILE *f)
 		"                           set it: auto, any, or microseconds\n"
 		"      --capture DIR        copy the tree (or START) into the empty DIR\n"
 		"      --diff OLD NEW       compare two sysfs roots (exit 1 when they differ)\n"
-		"      --format FORMAT      --stats: text, json or openmetrics (Prometheus);\n"
-		"                           --diff: text, json or jsonl (one change a line)\n"
+		"      --format FORMAT      text, or json (as --json) in every mode that has it;\n"
+		"                           --stats: openmetrics (Prometheus) too;\n"
+		"                           --diff: jsonl (one change a line) too\n"
 		"      --check-udev         compare the walk with libudev's enumeration\n"
 		"      --watch              one line per kernel uevent (JSON lines with -J)\n"
 		"\n"
@@ -427,6 +438,42 @@ static int parse_depth(const char *arg, int *out)
 	return 0;
 }
 
+/*
+ * getopt_long() refuses an abbreviation that more than one option begins
+ * with, but with opterr = 0 it says only '?': say what getopt's own message
+ * says ("option '--ex' is ambiguous; possibilities: '--explain'
+ * '--export'").  Spellings of one option (--color, --colour) are one.
+ * Returns whether @arg ("--NAME" or "--NAME=VALUE") was ambiguous.
+ */
+static bool warn_ambiguous(const struct option *longopts, const char *arg)
+{
+	const char *name = arg + 2, *eq = strchr(name, '=');
+	size_t len = eq ? (size_t)(eq - name) : strlen(name);
+	const struct option *first = NULL;
+	bool ambiguous = false;
+
+	for (const struct option *p = longopts; p->name; p++) {
+		if (strncmp(p->name, name, len) != 0)
+			continue;
+		if (strlen(p->name) == len)
+			return false; /* an exact match is never ambiguous */
+		if (!first)
+			first = p;
+		else if (p->has_arg != first->has_arg || p->val != first->val)
+			ambiguous = true;
+	}
+	if (!ambiguous || len == 0)
+		return false;
+	fflush(stdout);
+	fprintf(stderr, "%s: option '--%.*s' is ambiguous; possibilities:", program_name, (int)len,
+		name);
+	for (const struct option *p = longopts; p->name; p++)
+		if (strncmp(p->name, name, len) == 0)
+			fprintf(stderr, " '--%s'", p->name);
+	fputc('\n', stderr);
+	return true;
+}
+
 /* Options that modify a mode; each mode accepts a set of them. */
 enum {
 	GIVEN_ROOT = 1u << 0,
@@ -459,9 +506,15 @@ static const char *const given_names[] = {
     "--ascii", "--driver", "--sysname", "--match", "--unlinked", "--export"};
 
 struct mode {
-	const char *name;
+	const char *name; /* NULL: the tree */
 	unsigned accepts;
 };
+
+/* A mode in a message: its option, or "the tree". */
+static const char *mode_name(const struct mode *m)
+{
+	return m->name ? m->name : "the tree";
+}
 
 /*
  * A closed stdin, stdout or stderr would be the next descriptor open()
@@ -554,7 +607,9 @@ int main(int argc, char **argv)
 	static const struct mode get_lt = {"--get-latency-tolerance", GIVEN_ROOT | GIVEN_JSON};
 	static const struct mode set_lt = {"--set-latency-tolerance", GIVEN_ROOT};
 	static const struct mode capture = {"--capture", GIVEN_ROOT | GIVEN_START};
-	static const struct mode diff_mode = {"--diff", GIVEN_JSON | GIVEN_ATTRS | GIVEN_FORMAT};
+	/* --all: the moves a moved parent carried, one line each */
+	static const struct mode diff_mode = {"--diff",
+					      GIVEN_JSON | GIVEN_ATTRS | GIVEN_FORMAT | GIVEN_ALL};
 	static const struct mode check_udev = {"--check-udev", GIVEN_ROOT | GIVEN_JSON | GIVEN_ALL};
 	static const struct mode watch = {"--watch", GIVEN_JSON | GIVEN_SUBSYSTEM | GIVEN_DRIVER |
 							 GIVEN_SYSNAME | GIVEN_MATCH};
@@ -572,7 +627,7 @@ int main(int argc, char **argv)
 	struct stat st;
 	struct sysdev *ctx = NULL;
 	int c, err, modes = 0, ret, cur = 1;
-	unsigned given = 0;
+	unsigned given = 0, accepts;
 	bool diff = false;
 
 	guard_std_fds();
@@ -587,7 +642,8 @@ int main(int argc, char **argv)
 	/* the tree is drawn with ASCII where the locale's charset is not UTF-8 */
 	setlocale(LC_CTYPE, "");
 	o.ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
-	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	if (stdout_track_errors() < 0)
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	signal(SIGPIPE, SIG_IGN);
 	/* our own messages: getopt's start with argv[0], a full path when run so */
 	opterr = 0;
@@ -600,6 +656,11 @@ int main(int argc, char **argv)
 			const char *what =
 			    cur < argc && strncmp(argv[cur], "--", 2) == 0 ? argv[cur] : shortopt;
 
+			if (c == '?' && what == argv[cur] && warn_ambiguous(longopts, what)) {
+				fprintf(stderr, "Try '%s --help' for more information.\n",
+					program_name);
+				return EXIT_USAGE;
+			}
 			warnx_(
 			    what, "%s",
 			    c == ':'
@@ -820,28 +881,58 @@ int main(int argc, char **argv)
 		given |= GIVEN_START;
 	}
 	if (optind < argc) {
-		warnx_(argv[optind], "unexpected argument: %s takes %s",
-		       mode->name ? mode->name : "the tree",
+		warnx_(argv[optind], "unexpected argument: %s takes %s", mode_name(mode),
 		       mode == &tree || mode == &list || mode == &capture ? "one START"
 									  : "no more");
 		fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
 		return EXIT_USAGE;
 	}
+	accepts = mode->accepts;
+	if (accepts & GIVEN_JSON)
+		accepts |=
+		    GIVEN_FORMAT; /* --format=json is --json, --format=text the plain output */
 	for (unsigned i = 0; i < sizeof(given_names) / sizeof(given_names[0]); i++) {
-		if ((given & (1u << i)) && !(mode->accepts & (1u << i))) {
+		if ((given & (1u << i)) && !(accepts & (1u << i))) {
 			if (1u << i == GIVEN_START)
 				warnx_(o.start, "unexpected argument: %s takes no START",
 				       mode->name);
 			else
-				warnx_(given_names[i], "cannot be used with %s", mode->name);
+				warnx_(given_names[i], "cannot be used with %s", mode_name(mode));
 			fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
 			return EXIT_USAGE;
 		}
 	}
+	if (o.format) {
+		/*
+		 * text and json are every mode's plain and --json output, as
+		 * --format=json is --json; openmetrics and jsonl are --stats's and
+		 * --diff's own.
+		 */
+		bool ok = strcmp(o.format, "text") == 0 || strcmp(o.format, "json") == 0 ||
+			  (mode == &stats && strcmp(o.format, "openmetrics") == 0) ||
+			  (mode == &diff_mode && strcmp(o.format, "jsonl") == 0);
+
+		if (!ok) {
+			warnx_("--format", "'%s' is not a format of %s: expected text or json%s",
+			       o.format, mode_name(mode),
+			       mode == &stats	    ? " (or openmetrics)"
+			       : mode == &diff_mode ? " (or jsonl)"
+						    : "");
+			fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
+			return EXIT_USAGE;
+		}
+		if (o.json && strcmp(o.format, "json") != 0) {
+			warnx_("--json", "cannot be used with --format=%s", o.format);
+			fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
+			return EXIT_USAGE;
+		}
+		if (strcmp(o.format, "json") == 0)
+			o.json = true;
+	}
 	if (mode == &list_columns)
 		return cmd_list_columns(o.json) ?: check_output();
 	if (o.json && o.list_format > FORMAT_LIST) {
-		warnx_("--json", "cannot be used with %s",
+		warnx_(o.format ? "--format=json" : "--json", "cannot be used with %s",
 		       o.list_format == FORMAT_RAW ? "--raw" : "--pairs");
 		return EXIT_USAGE;
 	}
@@ -858,26 +949,6 @@ int main(int argc, char **argv)
 		warnx_("--export", "cannot be used with --json");
 		fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
 		return EXIT_USAGE;
-	}
-	if (o.format) {
-		/* each mode has its own formats; text and json are the plain and --json ones */
-		bool ok = strcmp(o.format, "text") == 0 || strcmp(o.format, "json") == 0 ||
-			  (mode == &stats && strcmp(o.format, "openmetrics") == 0) ||
-			  (mode == &diff_mode && strcmp(o.format, "jsonl") == 0);
-
-		if (!ok) {
-			warnx_("--format", "'%s' is not a format of %s: expected text, json or %s",
-			       o.format, mode->name, mode == &stats ? "openmetrics" : "jsonl");
-			fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
-			return EXIT_USAGE;
-		}
-		if (o.json && strcmp(o.format, "json") != 0) {
-			warnx_("--json", "cannot be used with --format=%s", o.format);
-			fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
-			return EXIT_USAGE;
-		}
-		if (strcmp(o.format, "json") == 0)
-			o.json = true;
 	}
 	if (o.set_lt_value && sysdev_parse_latency_tolerance(o.set_lt_value, NULL) < 0) {
 		warnx_(o.set_lt_value,

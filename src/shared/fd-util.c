@@ -109,6 +109,8 @@ ssize_t read_file_at(int dirfd, const char *name, char *buf, size_t size, bool c
 
 		r = read(fd, &extra, 1);
 		if (r > 0) {
+			/* the first size - 1 bytes stay, for a caller that shows a part */
+			buf[len] = '\0';
 			err = -EFBIG;
 			goto out;
 		}

@@ -171,7 +171,7 @@ def bash_tests(root, archive):
                 ["+VENDOR," + c for c in cols if c.startswith("MO")])
     expect_bash("--output=: the column names", "--output=DEV",
                 [c for c in cols if c.startswith("DEV")])
-    expect_bash("--format", "--stats --format ", ["json", "jsonl", "openmetrics", "text"])
+    expect_bash("--format of --stats", "--stats --format ", ["json", "openmetrics", "text"])
     expect_bash("--color=", "--color=a", ["always", "auto"])
     expect_bash("--match KEY=", "--match DEV", ["DEVNAME=", "DEVTYPE="])
     got, err = bash_complete("-")
@@ -251,7 +251,7 @@ def zsh_tests(root):
         ("a DEVICE as SUBSYSTEM:NAME", f"sysdev-tree --root {root} --properties net:",
          ["net:" + n for n in nets] if len(nets) > 1 else nets),
         ("-o lists the columns", "sysdev-tree -o ", columns()),
-        ("--format", "sysdev-tree --stats --format=", ["text", "json", "openmetrics", "jsonl"]),
+        ("--format", "sysdev-tree --stats --format=", ["text", "json", "openmetrics"]),
         ("the options", "sysdev-tree --pr", ["--properties"]),
     ]
     outs = list(zsh_session([c[1] for c in cases]))

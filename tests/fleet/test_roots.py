@@ -292,7 +292,7 @@ def main():
                 (["--stats", "--format=openmetrics", "--json"], "--json with openmetrics"),
                 (["--diff", old, new, "--format=openmetrics"], "openmetrics is not a format of --diff"),
                 (["--diff", old, new, "--format=jsonl", "--json"], "--json with jsonl"),
-                (["--parents", "block:sda", "--format=json"], "--format with --parents"),
+                (["--parents", "block:sda", "--format=jsonl"], "jsonl is not a format of --parents"),
                 (["--check-udev", "--format=jsonl"], "--format with --check-udev"),
                 (["--diff", old, new, "--root", old], "--root with --diff"),
                 (["--format"], "--format without a value")):

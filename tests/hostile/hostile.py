@@ -880,7 +880,7 @@ def case_unreadable(c):
                         (["--all", "--attrs", "--power"], (grp,)), (["--stats"], (r,))):
         rr = c.cli(*args)
         doc = check(rr, rcs=(1,), names=names, want_json="--json" in args)
-        if "--stats" not in args and b"1 more directories could not be read" not in rr.err:
+        if "--stats" not in args and b"1 more directory could not be read" not in rr.err:
             C.fail("unreadable: %s: the other unreadable directory is not counted: %r" % (show(args), rr.err))
         if doc:
             errs = sorted(n["path"] for n in nodes_of(doc) if n.get("error"))
