@@ -579,7 +579,18 @@ struct sysdev_capture_stats {
 	unsigned long write_only; /* files without any read bit: written empty, never opened */
 	unsigned long emptied;	  /* contents left out on purpose (SLIM, PUBLIC) */
 	unsigned long long bytes; /* bytes of file contents written */
-	unsigned long reserved[8];
+	/* sysdev_archive_pack(): directories whose entries lie deeper than 4096
+	 * levels, or paths longer than 65536 bytes, the archive's limits (also
+	 * counted in skipped) */
+	unsigned long too_deep;
+	/* sysdev_archive_pack(): links left out because a reader refuses their
+	 * target (absolute, or climbing above the top); not counted in skipped */
+	unsigned long unsafe_links;
+	/* sysdev_capture(): files with read bits that could not be read: written
+	 * empty without their read bits, so they read back as unreadable (also
+	 * counted in skipped) */
+	unsigned long unreadable;
+	unsigned long reserved[5];
 };
 
 enum sysdev_capture_flags {

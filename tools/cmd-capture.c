@@ -43,9 +43,9 @@ int cmd_capture(struct sysdev *ctx, const struct options *o)
 	}
 	warnx_(o->capture_dir,
 	       "captured %s: %lu files, %lu directories, %lu links, %lu skipped "
-	       "(%lu truncated, %lu write-only, %llu bytes)",
+	       "(%lu truncated, %lu write-only, %lu unreadable, %llu bytes)",
 	       syspath_of(ctx, devpath ? devpath : "/devices"), st.files, st.dirs, st.links,
-	       st.skipped, st.truncated, st.write_only, st.bytes);
+	       st.skipped, st.truncated, st.write_only, st.unreadable, st.bytes);
 	free(devpath);
 	return 0;
 }
