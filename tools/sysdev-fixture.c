@@ -149,8 +149,11 @@ static int open_empty_dir(const char *dir, int *fd, bool *created)
 	if (!*created && errno != EEXIST)
 		err = fail(dir, "cannot create the directory", -errno);
 	if (err == 0) {
+		struct stat st;
+
+		/* O_NOFOLLOW as well: a link put there after the lstat is not followed */
 		*fd = open(name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (*fd < 0 && errno == ELOOP)
+		if (*fd < 0 && lstat(name, &st) == 0 && S_ISLNK(st.st_mode))
 			err = fail(dir, "a symbolic link: refusing to write where it points", 0);
 		else if (*fd < 0)
 			err = fail(dir, "cannot open the directory", -errno);
