@@ -28,13 +28,13 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from sysdevtest import archives  # noqa: E402
 
 
-def timed(cmd, runs, before=None):
+def timed(cmd, runs, before=None, env=None):
     times = []
     for _ in range(runs):
         if before:
             before()
         t0 = time.monotonic()
-        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
         times.append(time.monotonic() - t0)
         if p.returncode != 0:
             return None, p.stderr.decode(errors="replace").strip()
@@ -53,6 +53,8 @@ def main():
     shm = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
     work = tempfile.mkdtemp(prefix="bench-archive-", dir=shm)
     print("place=%s" % (shm or tempfile.gettempdir()), flush=True)
+    # --root ARCHIVE unpacks under $TMPDIR: there too
+    env = dict(os.environ, TMPDIR=work)
     try:
         dest = os.path.join(work, "u")
 
@@ -66,7 +68,7 @@ def main():
             size = os.path.getsize(arch) / 1e6
             for name, cmd in (("unpack", [a.fixture, "unpack", arch, dest]),
                               ("--root --json --all", [a.tree, "--root", arch, "--json", "--all"])):
-                s, err = timed(cmd, a.runs, clean)
+                s, err = timed(cmd, a.runs, clean, env)
                 print("chain depth=%d (%.1f MB) %s: %s" % (
                     depth, size, name, "%.3f s" % s if s is not None else "failed: " + err),
                     flush=True)
@@ -78,7 +80,7 @@ def main():
             arch = os.path.join(work, kind + ".sysfs")
             with open(arch, "w") as f:
                 f.write(archives.names_archive(names))
-            s, err = timed([a.fixture, "check", arch], a.runs)
+            s, err = timed([a.fixture, "check", arch], a.runs, env=env)
             print("names %s n=%d (%.1f MB) check: %s" % (
                 kind, n, os.path.getsize(arch) / 1e6, "%.3f s" % s if s is not None
                 else "failed: " + err), flush=True)
