@@ -295,6 +295,38 @@ def case_unreadable(a, base):
              and not re.search(r"unreadable.*->.*unreadable", x)]
     C.check("--diff --attrs /sys CAPTURE: no write-only attribute of %s turns into a "
             "value (%s is one)" % (devpath, wo[1]), not false, "\n".join(false))
+    # an attribute with read bits that the kernel refuses to read (EINVAL, EIO, ...)
+    bad = None
+    for dirpath, _, files in os.walk("/sys/devices"):
+        if "uevent" not in files:
+            continue
+        for f in files:
+            p = os.path.join(dirpath, f)
+            st = os.lstat(p)
+            if not stat.S_ISREG(st.st_mode) or not st.st_mode & 0o444:
+                continue
+            try:
+                with open(p, "rb") as fh:
+                    fh.read(4096)
+            except OSError:
+                bad = (dirpath, f)
+                break
+        if bad:
+            break
+    if not bad:
+        C.skip("live unreadable attribute", "no attribute here fails to read")
+        return
+    cap = os.path.join(base, "livecap2")
+    rc, _, err = T.run3([a.tree, "--capture", cap, bad[0]], timeout=300)
+    C.check("--capture of %s: exit 0, the summary counts an unreadable file" % bad[0],
+            rc == 0 and re.search(r"\b[1-9][0-9]* unreadable", err), err)
+    rc, out, err = T.run3([a.tree, "--diff", "--attrs", "/sys", cap], timeout=300)
+    devpath = bad[0][len("/sys"):]
+    false = [x for x in out.splitlines()
+             if x.startswith("~ " + devpath + " ") and "unreadable" in x]
+    C.check("--diff --attrs /sys CAPTURE: %s of %s, which the kernel refuses to read, is "
+            "unreadable on both sides (no change)" % (bad[1], devpath), not false,
+            "\n".join(false))
 
 
 # ---- issue 18 item 8: work, counted -------------------------------------------------------
