@@ -580,7 +580,18 @@ struct sysdev_capture_stats {
 	unsigned long write_only; /* files without any read bit: written empty, never opened */
 	unsigned long emptied;	  /* contents left out on purpose (SLIM, PUBLIC) */
 	unsigned long long bytes; /* bytes of file contents written */
-	unsigned long reserved[8];
+	/* sysdev_archive_pack(): directories whose entries lie deeper than 4096
+	 * levels, or paths longer than 65536 bytes, the archive's limits (also
+	 * counted in skipped) */
+	unsigned long too_deep;
+	/* sysdev_archive_pack(): links left out because a reader refuses their
+	 * target (absolute, or climbing above the top); not counted in skipped */
+	unsigned long unsafe_links;
+	/* sysdev_capture(): files with read bits that could not be read: written
+	 * empty without their read bits, so they read back as unreadable (also
+	 * counted in skipped) */
+	unsigned long unreadable;
+	unsigned long reserved[5];
 };
 
 enum sysdev_capture_flags {
@@ -609,10 +620,12 @@ enum sysdev_capture_flags {
  * bytes, or SYSDEV_CAPTURE_BIN_MAX for files sysfs sizes above a page) keep
  * their modes.  FIFOs, sockets, device nodes and write-only files are never
  * opened.  What cannot be read is skipped and counted in @stats (may be
- * NULL).  Nothing is ever written outside @dest_dirfd.  @flags: a set of
- * enum sysdev_capture_flags.  Returns 0, -ENOTEMPTY when the destination is
- * not empty, -ENOTDIR, -ENOENT/-EINVAL for a bad start, or the negative
- * errno of a write into the destination.
+ * NULL); a file with read bits that cannot be read is written empty
+ * without its read bits (unreadable, not empty, when read back).  With a
+ * start, the links of S/bus and S/class to its ancestors are copied too.  Nothing is ever written
+ * outside @dest_dirfd.  @flags: a set of enum sysdev_capture_flags.  Returns 0, -ENOTEMPTY when the
+ * destination is not empty, -ENOTDIR, -ENOENT/-EINVAL for a bad start, or the negative errno of a
+ * write into the destination.
  */
 int sysdev_capture(struct sysdev *ctx, const char *start, int dest_dirfd, unsigned flags,
 		   struct sysdev_capture_stats *stats);
@@ -641,7 +654,11 @@ int sysdev_capture(struct sysdev *ctx, const char *start, int dest_dirfd, unsign
  * Files are read as sysdev_capture() reads them (never a FIFO, at most
  * SYSDEV_CAPTURE_BIN_MAX * 16 bytes; a file without any read bit and of size
  * 0 is not opened); what is not packed is counted in @stats->skipped.
- * @flags: 0.  Returns 0 or a negative errno (-EFBIG: a file too large).
+ * Only what a reader takes is written: a link whose target is absolute or
+ * climbs above the top is left out (@stats->unsafe_links), and so are the
+ * entries deeper than 4096 levels or with paths over 65536 bytes
+ * (@stats->too_deep, in skipped too).  @flags: 0.  Returns 0 or a negative errno (-EFBIG: a file
+ * too large).
  */
 int sysdev_archive_pack(int src_dirfd, int out_fd, unsigned flags,
 			struct sysdev_capture_stats *stats);
@@ -653,7 +670,10 @@ int sysdev_archive_pack(int src_dirfd, int out_fd, unsigned flags,
  * absolute, hold "." or ".." or empty components, and link targets that are
  * absolute or climb above the top, are refused; every component is opened
  * with O_NOFOLLOW, so nothing is written outside the destination.  Modes of
- * directories are applied last.  Returns 0; -EBADMSG (malformed line),
+ * directories are applied last; set-user-ID, set-group-ID, sticky and
+ * others' write bits are dropped.  The work is linear in @len: the open
+ * parent directories are kept, and the path index is hashed under a
+ * random key.  Returns 0; -EBADMSG (malformed line),
  * -EINVAL (unsafe path or target), -EEXIST (an entry twice), -ENOENT (its
  * parent directory not created before it), -ENOTEMPTY, or the errno of a
  * write; then *@bad_line (may be NULL) is the 1-based line, 0 when no line

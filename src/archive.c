@@ -18,12 +18,21 @@
 
 #include "libsysdev-private.h"
 #include "hex-util.h"
+#include "siphash.h"
 
 #define ARCHIVE_HEADER "sysdev-archive 1"
 #define ARCHIVE_FILE_MAX ((size_t)SYSDEV_CAPTURE_BIN_MAX * 16)
 #define ARCHIVE_PATH_MAX 65536
 #define ARCHIVE_DEPTH_MAX 4096
 #define ARCHIVE_INPUT_MAX ((size_t)1 << 30)
+/*
+ * The permission bits an unpacked entry keeps: sysfs has no set-user-ID,
+ * set-group-ID, sticky or world-writable entry, and a fixture unpacked by
+ * root must not hand any of them to every local user.
+ */
+#define UNPACK_MODE_KEPT ((mode_t)(07777 & ~(S_ISUID | S_ISGID | S_ISVTX | S_IWOTH)))
+
+static int check_target(const char *s, size_t len, int dir_depth);
 
 /* ---- pack ---- */
 
@@ -161,10 +170,6 @@ static int pack_dir(struct packer *p, int fd, size_t plen, unsigned depth)
 	struct dir_list l = {0};
 	int err;
 
-	if (depth >= ARCHIVE_DEPTH_MAX) {
-		p->st->skipped++;
-		return 0;
-	}
 	err = dir_list_read(&l, fd, DIR_LIST_REOPEN);
 	if (err < 0) {
 		dir_list_free(&l);
@@ -172,6 +177,12 @@ static int pack_dir(struct packer *p, int fd, size_t plen, unsigned depth)
 			return err;
 		p->st->skipped++;
 		return 0;
+	}
+	if (depth >= ARCHIVE_DEPTH_MAX && l.n > 0) {
+		/* its entries would have more components than a reader takes */
+		p->st->skipped++;
+		p->st->too_deep++;
+		l.n = 0;
 	}
 	for (size_t i = 0; i < l.n && err == 0 && p->o->err == 0; i++) {
 		const char *name = l.v[i].name;
@@ -185,6 +196,11 @@ static int pack_dir(struct packer *p, int fd, size_t plen, unsigned depth)
 		err = path_set(p, plen, name);
 		if (err < 0)
 			break;
+		if (strlen(p->path) > ARCHIVE_PATH_MAX) {
+			p->st->skipped++;
+			p->st->too_deep++;
+			continue;
+		}
 		if (S_ISDIR(st.st_mode)) {
 			size_t nlen = strlen(p->path);
 			int cfd;
@@ -209,9 +225,14 @@ static int pack_dir(struct packer *p, int fd, size_t plen, unsigned depth)
 				}
 				continue;
 			}
-			out_entry(p->o, 'l', 0777, p->path, target, strlen(target), true);
+			/* the reader's rule: a target that leaves the tree is not written */
+			if (check_target(target, strlen(target), (int)depth) < 0)
+				p->st->unsafe_links++;
+			else {
+				out_entry(p->o, 'l', 0777, p->path, target, strlen(target), true);
+				p->st->links++;
+			}
 			free(target);
-			p->st->links++;
 		} else if (S_ISREG(st.st_mode)) {
 			ssize_t len = 0;
 			bool truncated = false;
@@ -407,12 +428,13 @@ struct dirrec {
 
 struct unpacker {
 	int top;
-	int cfd;     /* cached parent directory */
-	char *cpath; /* its path (components joined by '/') */
+	/* the open directories of the last parent, outermost first: chain[i] is
+	 * the directory at cpath[0..chain_end[i]) */
+	int *chain;
+	size_t *chain_end;
+	size_t depth, chain_cap, end_cap;
+	char *cpath;
 	size_t clen, ccap;
-	bool cvalid;
-	char *tmp; /* scratch for component names */
-	size_t tmp_cap;
 	struct dirrec *dirs;
 	size_t ndirs, dirs_cap;
 	char *arena;
@@ -422,59 +444,70 @@ struct unpacker {
 /*
  * Every path the archive declared, so that a check without unpacking refuses
  * what unpacking would: a duplicate (-EEXIST) or an entry whose directory
- * was not declared before it (-ENOENT).  Open addressing over an arena.
+ * was not declared before it (-ENOENT).  Open addressing over an arena,
+ * hashed with SipHash under a random key: names chosen to collide under a
+ * known hash would make every probe walk one long cluster (quadratic work).
  */
+struct path_slot {
+	size_t off; /* arena offset + 1, 0 = empty */
+	size_t len;
+	uint64_t hash;
+};
+
 struct path_index {
-	size_t *slots; /* arena offset + 1, 0 = empty */
+	struct path_slot *slots;
 	size_t nslots, n;
 	char *arena;
 	size_t len, cap;
+	struct siphash_key key;
 };
 
 struct decl_index {
 	struct path_index all, dirs;
 };
 
-static uint64_t path_hash(const char *s, size_t len)
+static void index_init(struct path_index *x)
 {
-	uint64_t h = 1469598103934665603ull;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return h;
+	siphash_random_key(&x->key);
 }
 
 static bool index_has(const struct path_index *x, const char *s, size_t len)
 {
+	uint64_t h;
+
 	if (!x->nslots)
 		return false;
-	for (size_t i = path_hash(s, len) & (x->nslots - 1);; i = (i + 1) & (x->nslots - 1)) {
-		size_t off = x->slots[i];
+	h = siphash24(&x->key, s, len);
+	for (size_t i = h & (x->nslots - 1);; i = (i + 1) & (x->nslots - 1)) {
+		const struct path_slot *e = &x->slots[i];
 
-		if (!off)
+		if (!e->off)
 			return false;
-		if (strlen(x->arena + off - 1) == len && memcmp(x->arena + off - 1, s, len) == 0)
+		if (e->hash == h && e->len == len && memcmp(x->arena + e->off - 1, s, len) == 0)
 			return true;
 	}
 }
 
 static int index_add(struct path_index *x, const char *s, size_t len)
 {
+	uint64_t h = siphash24(&x->key, s, len);
+	size_t i;
+
 	if ((x->n + 1) * 2 > x->nslots) {
 		size_t nn = x->nslots ? x->nslots * 2 : 1024;
-		size_t *ns = calloc(nn, sizeof(*ns));
+		struct path_slot *ns = calloc(nn, sizeof(*ns));
 
 		if (!ns)
 			return -ENOMEM;
-		for (size_t i = 0; i < x->nslots; i++) {
-			size_t off = x->slots[i], j;
+		for (size_t k = 0; k < x->nslots; k++) {
+			size_t j;
 
-			if (!off)
+			if (!x->slots[k].off)
 				continue;
-			j = path_hash(x->arena + off - 1, strlen(x->arena + off - 1)) & (nn - 1);
-			while (ns[j])
+			j = x->slots[k].hash & (nn - 1);
+			while (ns[j].off)
 				j = (j + 1) & (nn - 1);
-			ns[j] = off;
+			ns[j] = x->slots[k];
 		}
 		free(x->slots);
 		x->slots = ns;
@@ -484,11 +517,10 @@ static int index_add(struct path_index *x, const char *s, size_t len)
 		return -ENOMEM;
 	memcpy(x->arena + x->len, s, len);
 	x->arena[x->len + len] = '\0';
-	size_t i = path_hash(s, len) & (x->nslots - 1);
-
-	while (x->slots[i])
+	i = h & (x->nslots - 1);
+	while (x->slots[i].off)
 		i = (i + 1) & (x->nslots - 1);
-	x->slots[i] = x->len + 1;
+	x->slots[i] = (struct path_slot){.off = x->len + 1, .len = len, .hash = h};
 	x->len += len + 1;
 	x->n++;
 	return 0;
@@ -516,50 +548,65 @@ static int declare(struct decl_index *d, char type, const char *path, size_t len
 	return err;
 }
 
-/* Open directory @path[0..len) below the top, one component at a time. */
-static int open_dir_path(struct unpacker *u, const char *path, size_t len, int *out)
+/* Close the directories of the chain deeper than @depth. */
+static void chain_pop(struct unpacker *u, size_t depth)
 {
-	int fd;
-
-	if (GROW_MIN(u->tmp, u->tmp_cap, len + 1, 256) < 0)
-		return -ENOMEM;
-	memcpy(u->tmp, path, len);
-	u->tmp[len] = '\0';
-	fd = open_below(u->top, u->tmp, NULL);
-	if (fd < 0)
-		return fd == -ENOTDIR ? -ENOENT : fd;
-	*out = fd;
-	return 0;
+	while (u->depth > depth)
+		close(u->chain[--u->depth]);
+	u->clen = depth ? u->chain_end[depth - 1] : 0;
 }
 
-/* The directory that holds @path (its last component is the name). */
+/*
+ * The directory that holds @path (its first @dirlen bytes are the directory).
+ * The directories of the last parent stay open as a chain: only what differs
+ * from it is opened, one component at a time without following links, so an
+ * entry below the previous one costs one openat and the work is linear in
+ * the archive's size, however deep its tree (reopening each parent from the
+ * top made a 4096-deep chain quadratic).
+ */
 static int get_parent(struct unpacker *u, const char *path, size_t dirlen, int *fd)
 {
-	int err;
+	size_t same = 0;
 
 	if (dirlen == 0) {
 		*fd = u->top;
 		return 0;
 	}
-	if (u->cvalid && u->clen == dirlen && memcmp(u->cpath, path, dirlen) == 0) {
-		*fd = u->cfd;
-		return 0;
+	/* keep the chain's whole components that @path shares */
+	while (same < u->clen && same < dirlen && u->cpath[same] == path[same])
+		same++;
+	while (u->depth > 0) {
+		size_t end = u->chain_end[u->depth - 1];
+
+		if (end <= same && (end == dirlen || path[end] == '/'))
+			break;
+		chain_pop(u, u->depth - 1);
 	}
-	if (u->cvalid) {
-		close(u->cfd);
-		u->cvalid = false;
-	}
-	err = open_dir_path(u, path, dirlen, &u->cfd);
-	if (err < 0)
-		return err;
-	if (GROW_MIN(u->cpath, u->ccap, dirlen, 256) < 0) {
-		close(u->cfd);
+	if (GROW_MIN(u->cpath, u->ccap, dirlen, 256) < 0)
 		return -ENOMEM;
+	while (u->clen < dirlen) {
+		size_t start = u->depth ? u->clen + 1 : 0, end;
+		const char *slash = memchr(path + start, '/', dirlen - start);
+		char cname[NAME_MAX + 1];
+		int parent = u->depth ? u->chain[u->depth - 1] : u->top, cfd;
+
+		end = slash ? (size_t)(slash - path) : dirlen;
+		if (end - start > NAME_MAX)
+			return -EINVAL;
+		memcpy(cname, path + start, end - start);
+		cname[end - start] = '\0';
+		if (GROW_MIN(u->chain, u->chain_cap, u->depth + 1, 64) < 0 ||
+		    GROW_MIN(u->chain_end, u->end_cap, u->depth + 1, 64) < 0)
+			return -ENOMEM;
+		cfd = open_dir_at(parent, cname);
+		if (cfd < 0)
+			return cfd == -ENOTDIR || cfd == -ELOOP ? -ENOENT : cfd;
+		memcpy(u->cpath + u->clen, path + u->clen, end - u->clen);
+		u->chain[u->depth] = cfd;
+		u->chain_end[u->depth++] = end;
+		u->clen = end;
 	}
-	memcpy(u->cpath, path, dirlen);
-	u->clen = dirlen;
-	u->cvalid = true;
-	*fd = u->cfd;
+	*fd = u->chain[u->depth - 1];
 	return 0;
 }
 
@@ -572,7 +619,7 @@ static int record_dir(struct unpacker *u, const char *path, size_t len, mode_t m
 	u->arena[u->arena_len + len] = '\0';
 	u->dirs[u->ndirs].off = u->arena_len;
 	u->dirs[u->ndirs].line = line;
-	u->dirs[u->ndirs].mode = mode;
+	u->dirs[u->ndirs].mode = mode & UNPACK_MODE_KEPT;
 	u->ndirs++;
 	u->arena_len += len + 1;
 	return 0;
@@ -589,6 +636,8 @@ static int create_entry(struct unpacker *u, char type, mode_t mode, const char *
 	char cname[NAME_MAX + 1];
 	int pfd, err;
 
+	if (nlen > NAME_MAX)
+		return -EINVAL;
 	memcpy(cname, name, nlen);
 	cname[nlen] = '\0';
 	err = get_parent(u, path, dirlen, &pfd);
@@ -609,7 +658,7 @@ static int create_entry(struct unpacker *u, char type, mode_t mode, const char *
 		return err;
 	}
 	default:
-		return create_file_excl(pfd, cname, data, dlen, mode);
+		return create_file_excl(pfd, cname, data, dlen, mode & UNPACK_MODE_KEPT);
 	}
 }
 
@@ -618,7 +667,6 @@ static int apply_dir_modes(struct unpacker *u, size_t *bad_line)
 {
 	for (size_t i = u->ndirs; i-- > 0;) {
 		const char *path = u->arena + u->dirs[i].off;
-		size_t plen = strlen(path);
 		const char *slash = strrchr(path, '/');
 		size_t dirlen = slash ? (size_t)(slash - path) : 0;
 		int pfd, fd, err;
@@ -635,7 +683,6 @@ static int apply_dir_modes(struct unpacker *u, size_t *bad_line)
 				close(fd);
 			}
 		}
-		(void)plen;
 		if (err < 0) {
 			*bad_line = u->dirs[i].line;
 			return err;
@@ -662,7 +709,7 @@ static int parse_mode(const char *p, const char *end, mode_t *mode)
 _public_ int sysdev_archive_unpack_buffer(const char *buf, size_t len, int dest_dirfd,
 					  size_t *bad_line)
 {
-	struct unpacker u = {.top = dest_dirfd, .cfd = -1};
+	struct unpacker u = {.top = dest_dirfd};
 	struct decl_index decl = {0};
 	const char *p = buf, *end = buf + len;
 	char *scratch = NULL;
@@ -674,6 +721,8 @@ _public_ int sysdev_archive_unpack_buffer(const char *buf, size_t len, int dest_
 	*bad_line = 0;
 	if (!buf && len)
 		return -EINVAL;
+	index_init(&decl.all);
+	index_init(&decl.dirs);
 	if (dest_dirfd >= 0) {
 		err = dir_is_empty(dest_dirfd);
 		if (err < 0)
@@ -776,10 +825,10 @@ _public_ int sysdev_archive_unpack_buffer(const char *buf, size_t len, int dest_
 	}
 	if (err == 0)
 		*bad_line = 0;
-	if (u.cvalid)
-		close(u.cfd);
+	chain_pop(&u, 0);
+	free(u.chain);
+	free(u.chain_end);
 	free(u.cpath);
-	free(u.tmp);
 	free(u.dirs);
 	free(u.arena);
 	free(scratch);

@@ -94,7 +94,11 @@ static int copy_nondir(struct capture *c, int sfd, int dfd, const char *name, bo
 
 		len = copy_read_file(sfd, name, &st, c->buf, bound, &truncated);
 		if (len < 0) {
+			/* kept unreadable, not made an empty value: without read bits
+			 * it reads back as unreadable (EACCES), as a write-only file */
 			c->st->skipped++;
+			c->st->unreadable++;
+			st.st_mode &= ~(mode_t)(S_IRUSR | S_IRGRP | S_IROTH);
 			len = 0;
 		} else if (truncated) {
 			c->st->truncated++;
@@ -280,6 +284,15 @@ static int mirror_done(int sfd, int dfd, mode_t mode, int err)
 	return err;
 }
 
+/* Whether @path is a directory above @start and below /devices. */
+static bool is_ancestor_below_devices(const char *path, const char *start)
+{
+	size_t len = strlen(path);
+
+	return len > strlen("/devices") && strncmp(path, "/devices/", 9) == 0 &&
+	       strncmp(start, path, len) == 0 && start[len] == '/';
+}
+
 /* Whether a link found in @dir_devpath with @target is wanted in the capture. */
 static bool link_wanted(const struct capture *c, const char *dir_devpath, const char *target)
 {
@@ -290,7 +303,11 @@ static bool link_wanted(const struct capture *c, const char *dir_devpath, const 
 	if (!c->filter_links)
 		return true;
 	res = resolve_link_target(c->ctx->root, dir_devpath, target);
-	ok = res && strncmp(res, c->start, len) == 0 && (res[len] == '/' || res[len] == '\0');
+	/* into the start's subtree, or to one of its ancestors below /devices:
+	 * they are captured too, and their bus and class entries make them
+	 * devices that are linked */
+	ok = res && ((strncmp(res, c->start, len) == 0 && (res[len] == '/' || res[len] == '\0')) ||
+		     is_ancestor_below_devices(res, c->start));
 	free(res);
 	return ok;
 }

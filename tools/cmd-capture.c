@@ -44,12 +44,12 @@ int cmd_capture(struct sysdev *ctx, const struct options *o)
 	}
 	warnx_(o->capture_dir,
 	       "captured %s: %lu %s, %lu %s, %lu %s, %lu skipped "
-	       "(%lu truncated, %lu write-only, %llu %s)",
+	       "(%lu truncated, %lu write-only, %lu unreadable, %llu %s)",
 	       syspath_of(ctx, devpath ? devpath : "/devices"), st.files,
 	       plural(st.files, "file", "files"), st.dirs,
 	       plural(st.dirs, "directory", "directories"), st.links,
-	       plural(st.links, "link", "links"), st.skipped, st.truncated, st.write_only, st.bytes,
-	       plural(st.bytes, "byte", "bytes"));
+	       plural(st.links, "link", "links"), st.skipped, st.truncated, st.write_only,
+	       st.unreadable, st.bytes, plural(st.bytes, "byte", "bytes"));
 	free(devpath);
 	return 0;
 }

@@ -291,9 +291,11 @@ static int compare_fields(struct events *ev, const struct dev *a, const struct d
 		} else {
 			i++;
 			j++;
+			/* unreadable on both sides is the same: the reason is the
+			 * kernel's, and a copy keeps only that it could not be read */
 			if (x->value && y->value
 				? x->len == y->len && !memcmp(x->value, y->value, x->len)
-				: !x->value && !y->value && x->err == y->err)
+				: !x->value && !y->value)
 				continue;
 			e.attr_a = x;
 			e.attr_b = y;

@@ -93,11 +93,29 @@ static void summary(const char *what, const char *verb, const struct sysdev_capt
 {
 	fprintf(stderr,
 		"%s: %s: %s %lu %s, %lu %s, %lu %s, %lu skipped "
-		"(%lu truncated, %lu write-only, %lu emptied, %llu %s)\n",
+		"(%lu truncated, %lu write-only, %lu unreadable, %lu emptied, %llu %s)\n",
 		prog, what, verb, st->files, plural(st->files, "file", "files"), st->dirs,
 		plural(st->dirs, "directory", "directories"), st->links,
 		plural(st->links, "link", "links"), st->skipped, st->truncated, st->write_only,
-		st->emptied, st->bytes, plural(st->bytes, "byte", "bytes"));
+		st->unreadable, st->emptied, st->bytes, plural(st->bytes, "byte", "bytes"));
+}
+
+/* What the archive's own limits and rules left out, one line each. */
+static void report_left_out(const char *what, const struct sysdev_capture_stats *st)
+{
+	if (st->too_deep)
+		fprintf(stderr,
+			"%s: %s: %lu %s left out: deeper than 4096 directories or a path longer "
+			"than 65536 bytes, the limits of an archive\n",
+			prog, what, st->too_deep,
+			plural(st->too_deep, "directory's entries", "directories' entries"));
+	if (st->unsafe_links)
+		fprintf(stderr,
+			"%s: %s: %lu %s left out: %s absolute or %s above the top of the tree, "
+			"which a reader refuses\n",
+			prog, what, st->unsafe_links, plural(st->unsafe_links, "link", "links"),
+			plural(st->unsafe_links, "its target is", "their targets are"),
+			plural(st->unsafe_links, "climbs", "climb"));
 }
 
 static int cmd_pack(int argc, char **argv)
@@ -116,27 +134,50 @@ static int cmd_pack(int argc, char **argv)
 	close(fd);
 	if (err < 0)
 		return fail(argv[0], "pack failed", err);
-	if (st.skipped) {
+	if (st.skipped || st.unsafe_links) {
 		summary(argv[0], "packed", &st);
+		report_left_out(argv[0], &st);
 		return fail(argv[0], "some entries could not be packed exactly", 0);
 	}
 	return 0;
 }
 
+/*
+ * Make (or take, when it exists) the directory @dir to fill.  A @dir whose
+ * last component is a symbolic link is refused: unpacking through it would
+ * write wherever it points.
+ */
 static int open_empty_dir(const char *dir, int *fd, bool *created)
 {
-	*created = mkdir(dir, 0755) == 0;
-	if (!*created && errno != EEXIST)
-		return fail(dir, "cannot create the directory", -errno);
-	*fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (*fd < 0) {
-		int err = -errno;
+	char *name = strdup(dir);
+	size_t len;
+	int err = 0;
 
-		if (*created)
-			rmdir(dir);
-		return fail(dir, "cannot open the directory", err);
+	*created = false;
+	*fd = -1;
+	if (!name)
+		return fail(dir, "out of memory", -ENOMEM);
+	/* "link/" would follow the link: the last component without its slashes */
+	len = strlen(name);
+	while (len > 1 && name[len - 1] == '/')
+		name[--len] = '\0';
+	*created = mkdir(name, 0755) == 0;
+	if (!*created && errno != EEXIST)
+		err = fail(dir, "cannot create the directory", -errno);
+	if (err == 0) {
+		struct stat st;
+
+		/* O_NOFOLLOW as well: a link put there after the lstat is not followed */
+		*fd = open(name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (*fd < 0 && lstat(name, &st) == 0 && S_ISLNK(st.st_mode))
+			err = fail(dir, "a symbolic link: refusing to write where it points", 0);
+		else if (*fd < 0)
+			err = fail(dir, "cannot open the directory", -errno);
+		if (*fd < 0 && *created)
+			rmdir(name);
 	}
-	return 0;
+	free(name);
+	return err;
 }
 
 static int unpack_or_check(const char *file, const char *dir)
@@ -204,6 +245,74 @@ static void sanitize_summary(const char *out, const struct sanitize_stats *st)
 	    st->emptied, plural(st->emptied, "file", "files"));
 }
 
+/* The devpath of a capture's START: a path below the root, or a device. */
+static int capture_start(struct sysdev *ctx, const char *start, char **devpath)
+{
+	struct sysdev_device *dev;
+	int err;
+
+	*devpath = NULL;
+	if (strncmp(start, "/devices", 8) == 0) {
+		*devpath = strdup(start);
+		return *devpath ? 0 : fail(start, "out of memory", -ENOMEM);
+	}
+	if (start[0] == '/' && strncmp(start, "/dev/", 5) != 0) {
+		/* a directory, device or not, as sysdev-tree --capture takes it */
+		err = sysdev_resolve_path(ctx, start, devpath);
+		if (err < 0)
+			return fail(start, "no such directory in the sysfs root", err);
+		if (strncmp(*devpath, "/devices", 8) != 0 ||
+		    ((*devpath)[8] != '/' && (*devpath)[8] != '\0')) {
+			fprintf(stderr, "%s: %s: not under %s/devices (it is %s)\n", prog, start,
+				sysdev_get_root(ctx), *devpath);
+			free(*devpath);
+			*devpath = NULL;
+			return 1;
+		}
+		return 0;
+	}
+	err = sysdev_device_new(ctx, start, &dev);
+	if (err < 0)
+		return fail(start, "no such device", err);
+	*devpath = strdup(sysdev_device_get_devpath(dev));
+	sysdev_device_unref(dev);
+	return *devpath ? 0 : fail(start, "out of memory", -ENOMEM);
+}
+
+/*
+ * The temporary file beside @out, created exclusively (mkstemp: O_EXCL, so
+ * nothing planted there, a symbolic link least of all, is opened), before
+ * anything is captured: a target that cannot be written fails at once.
+ */
+static int open_target_tmp(const char *out, char **tmpout)
+{
+	struct stat st;
+	mode_t mask;
+	int fd;
+
+	if (stat(out, &st) == 0 && S_ISDIR(st.st_mode)) {
+		fail(out, "a directory: the archive is a file", 0);
+		return -1;
+	}
+	if (asprintf(tmpout, "%s.XXXXXX", out) < 0) {
+		*tmpout = NULL;
+		fail(out, "out of memory", -ENOMEM);
+		return -1;
+	}
+	fd = mkostemp(*tmpout, O_CLOEXEC);
+	if (fd < 0) {
+		fail(out, "cannot create the archive beside it", -errno);
+		free(*tmpout);
+		*tmpout = NULL;
+		return -1;
+	}
+	/* mkstemp makes it 0600; the archive gets the usual 0666 less the umask */
+	mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
+	return fd;
+}
+
 static int cmd_capture(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -214,7 +323,7 @@ static int cmd_capture(int argc, char **argv)
 	};
 	bool sanitize = false;
 	const char *root = NULL, *out, *start = NULL;
-	struct sysdev_capture_stats st;
+	struct sysdev_capture_stats st, pst;
 	unsigned flags = SYSDEV_CAPTURE_SLIM | SYSDEV_CAPTURE_PUBLIC;
 	struct sysdev *ctx = NULL;
 	char *devpath = NULL, *tmpout = NULL, tmpl[PATH_MAX];
@@ -250,28 +359,17 @@ static int cmd_capture(int argc, char **argv)
 	err = sysdev_new(root, &ctx);
 	if (err < 0)
 		return fail(root ? root : "/sys", "not a sysfs root", err);
-	if (start && strncmp(start, "/devices", 8) == 0) {
-		devpath = strdup(start);
-	} else if (start) {
-		struct sysdev_device *dev;
-
-		err = sysdev_device_new(ctx, start, &dev);
-		if (err < 0) {
-			fail(start, "no such device", err);
-			goto out;
-		}
-		devpath = strdup(sysdev_device_get_devpath(dev));
-		sysdev_device_unref(dev);
-	}
-	if (start && !devpath) {
-		fail(start, "out of memory", -ENOMEM);
+	if (start && capture_start(ctx, start, &devpath) != 0)
 		goto out;
-	}
+	ofd = open_target_tmp(out, &tmpout);
+	if (ofd < 0)
+		goto out;
 	snprintf(tmpl, sizeof(tmpl), "%s/sysdev-fixture.XXXXXX",
 		 tmpdir && *tmpdir ? tmpdir : "/tmp");
 	if (!mkdtemp(tmpl)) {
 		fail(tmpl, "cannot create a temporary directory", -errno);
-		goto out;
+		tmpl[0] = '\0';
+		goto rm;
 	}
 	dfd = open(tmpl, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0) {
@@ -283,49 +381,60 @@ static int cmd_capture(int argc, char **argv)
 		fail(start ? start : sysdev_get_root(ctx), "capture failed", err);
 		goto rm;
 	}
-	summary(out, "captured", &st);
 	if (sanitize) {
 		struct sanitize_stats sst = {0};
 
 		err = sanitize_tree(dfd, &sst);
+		if (err == -ELOOP) {
+			/* the sanitizer's depth limit (the archive's too), not a link loop */
+			fail(out,
+			     "sanitizing failed: the tree is deeper than 4096 directories, the "
+			     "limit of an archive",
+			     0);
+			goto rm;
+		}
 		if (err < 0) {
 			fail(out, "sanitizing failed", err);
 			goto rm;
 		}
 		sanitize_summary(out, &sst);
 	}
-	if (asprintf(&tmpout, "%s.tmp", out) < 0) {
-		tmpout = NULL;
-		goto rm;
-	}
-	ofd = open(tmpout, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (ofd < 0) {
-		fail(tmpout, "cannot create", -errno);
-		goto rm;
-	}
-	err = sysdev_archive_pack(dfd, ofd, 0, &st);
+	err = sysdev_archive_pack(dfd, ofd, 0, &pst);
 	if (err == 0 && close(ofd) < 0)
 		err = -errno;
+	else if (err < 0)
+		close(ofd);
 	ofd = -1;
-	if (err < 0 || st.skipped) {
-		fail(out, "pack failed", err);
-		unlink(tmpout);
+	/* what the archive could not hold is skipped too */
+	st.skipped += pst.skipped;
+	summary(out, "captured", &st);
+	report_left_out(out, &pst);
+	if (err < 0 || pst.skipped) {
+		if (err < 0)
+			fail(out, "pack failed", err);
+		else
+			fprintf(stderr, "%s: %s: not written: %lu %s could not be packed exactly\n",
+				prog, out, pst.skipped, pst.skipped == 1 ? "entry" : "entries");
 		goto rm;
 	}
 	if (rename(tmpout, out) < 0) {
 		fail(out, "cannot rename into place", -errno);
-		unlink(tmpout);
 		goto rm;
 	}
+	free(tmpout);
+	tmpout = NULL;
 	ret = 0;
 rm:
 	if (ofd >= 0)
 		close(ofd);
+	if (tmpout)
+		unlink(tmpout);
 	if (dfd >= 0) {
 		remove_below(dfd);
 		close(dfd);
 	}
-	rmdir(tmpl);
+	if (tmpl[0])
+		rmdir(tmpl);
 out:
 	free(tmpout);
 	free(devpath);
@@ -344,6 +453,13 @@ static int cmd_export(int argc, char **argv)
 	if (argc != 2 || strcmp(argv[0], "--umockdev") != 0 || argv[1][0] == '-') {
 		if (argc >= 1 && argv[0][0] == '-' && strcmp(argv[0], "--umockdev") != 0)
 			fprintf(stderr, "%s: export: %s: unknown option\n", prog, argv[0]);
+		else if (argc == 1) {
+			fprintf(stderr,
+				"%s: export: %s: no format given: --umockdev is the one there is "
+				"(export --umockdev %s)\n",
+				prog, argv[0], argv[0]);
+			return 2;
+		}
 		usage(stderr);
 		return 2;
 	}

@@ -81,6 +81,10 @@ ssize_t read_file_at(int dirfd, const char *name, char *buf, size_t size, bool c
 			return -errno;
 		if (!S_ISREG(st.st_mode))
 			return -EINVAL;
+		/* sysfs refuses even root a file without read bits (no read method);
+		 * a copy of the tree must say the same, not read it as empty */
+		if (!(st.st_mode & (S_IRUSR | S_IRGRP | S_IROTH)))
+			return -EACCES;
 	}
 	fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)

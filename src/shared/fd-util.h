@@ -27,7 +27,8 @@ int open_below(int dirfd, const char *path, const char **last);
  * Read a regular file @name in @dirfd into @buf (size @size), without
  * blocking or following a final symlink; NUL-terminate.  Returns the length,
  * -EFBIG when the file holds more than @size - 1 bytes, -EINVAL for a
- * non-regular file (checked only when @check_regular), or a negative errno.
+ * non-regular file and -EACCES for one without any read bit, whoever reads
+ * (checked only when @check_regular), or a negative errno.
  */
 ssize_t read_file_at(int dirfd, const char *name, char *buf, size_t size, bool check_regular);
 
