@@ -137,6 +137,8 @@ static int collect(struct sysdev_device *dev, struct names *names, struct props 
 
 int cmd_properties(struct sysdev *ctx, const struct options *o)
 {
+	size_t left_out = 0;
+	const char *first_left_out = NULL;
 	struct sysdev_device *dev = open_device_or_warn(ctx, o->properties);
 	struct names *names = NULL;
 	struct names_stats st;
@@ -166,16 +168,31 @@ int cmd_properties(struct sysdev *ctx, const struct options *o)
 			fput_json_string(stdout, p.v[i].value);
 			continue;
 		}
+		if (o->export_values) {
+			/* only what the shell reads as one plain assignment */
+			if (!export_key_ok(p.v[i].key)) {
+				if (!left_out++)
+					first_left_out = p.v[i].key;
+				continue;
+			}
+			fputs(p.v[i].key, stdout);
+			fputc('=', stdout);
+			fput_export_value(stdout, p.v[i].value);
+			fputc('\n', stdout);
+			continue;
+		}
 		fput_text(stdout, p.v[i].key);
 		fputc('=', stdout);
-		if (o->export_values)
-			fput_export_value(stdout, p.v[i].value);
-		else
-			fput_text(stdout, p.v[i].value);
+		fput_text(stdout, p.v[i].value);
 		fputc('\n', stdout);
 	}
 	if (o->json)
 		fputs("\n}\n", stdout);
+	if (left_out)
+		warnx_("--export",
+		       "left out %zu %s whose key is not a shell name or is a variable the shell "
+		       "or the loader acts on (the first: %s)",
+		       left_out, left_out == 1 ? "property" : "properties", first_left_out);
 out:
 	props_free(&p);
 	names_free(names);
