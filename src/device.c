@@ -391,8 +391,8 @@ static int device_new_from_ifindex(struct sysdev *ctx, unsigned ifindex, struct 
 	err = -ENOENT;
 	for (size_t i = 0; i < set.n && err == -ENOENT; i++) {
 		struct sysdev_device *dev;
-		char buf[32], *end;
-		unsigned long v;
+		char buf[32], *end = buf;
+		unsigned long v = 0;
 		int r = sysdev_device_new_from_subsystem_sysname(ctx, "net", set.names[i], &dev);
 
 		if (r == -ENOMEM)
@@ -400,8 +400,9 @@ static int device_new_from_ifindex(struct sysdev *ctx, unsigned ifindex, struct 
 		if (r < 0)
 			continue;
 		if (sysdev_device_read_attribute(dev, "ifindex", buf, sizeof(buf)) > 0 &&
-		    buf[0] >= '0' && buf[0] <= '9' && (v = strtoul(buf, &end, 10), !*end) &&
-		    v == ifindex) {
+		    buf[0] >= '0' && buf[0] <= '9')
+			v = strtoul(buf, &end, 10);
+		if (end != buf && !*end && v == ifindex) {
 			*out = dev;
 			err = 0;
 		} else {
