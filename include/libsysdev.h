@@ -275,7 +275,10 @@ struct sysdev_device;
 /*
  * Look up a device by any form sysdev-tree(1) accepts: a syspath ("/sys/devices/.."
  * or the context's root followed by "/devices/.."), a devpath
- * ("/devices/..."), "SUBSYSTEM:NAME", or a device node ("/dev/vda").
+ * ("/devices/..."), "SUBSYSTEM:NAME", a device node ("/dev/vda"), or udev's
+ * device id: "b254:0" (block device 254:0), "c1:3" (character device 1:3),
+ * "n2" (the network interface whose ifindex is 2), "+SUBSYSTEM:SYSNAME"
+ * ("+pci:0000:00:02.0"; a '/' in SYSNAME stands for '!').
  * Symbolic links inside the root are resolved ("/sys/class/net/lo" works).
  * Returns 0, -ENOENT (nothing there), -ENODEV (exists but is not a device),
  * -EXDEV (a path outside the root), -EINVAL (not a device spec), -ENOMEM.
@@ -312,6 +315,15 @@ const char *sysdev_device_get_devtype(const struct sysdev_device *dev);
 const char *sysdev_device_get_devname(const struct sysdev_device *dev);
 /* Any key of the uevent file, or NULL (lives as long as the device). */
 const char *sysdev_device_get_property(const struct sysdev_device *dev, const char *key);
+/*
+ * A property as udev holds it (udev_device_get_property_value(), and what
+ * sysdev-tree --properties prints): the uevent file's key, with DEVNAME as
+ * the node's path ("/dev/vda" where the file says "vda"); where the file
+ * lacks them, DEVPATH, SUBSYSTEM and DRIVER (the names of the links), MAJOR
+ * and MINOR (from the "dev" attribute).  NULL when the device has no such
+ * property.  Lives as long as the device.
+ */
+const char *sysdev_device_get_udev_property(const struct sysdev_device *dev, const char *key);
 /* Iterate uevent properties: returns false past the end.  *@key and *@value
  * live as long as the device. */
 bool sysdev_device_get_property_at(const struct sysdev_device *dev, size_t i, const char **key,
@@ -345,9 +357,11 @@ int sysdev_device_get_group_at(struct sysdev_device *dev, size_t i, const char *
  * Read attribute @name (may name a file in a group: "power/control") into
  * @buf, at most @size - 1 bytes, NUL-terminated, one trailing newline
  * removed.  Never blocks (FIFOs and other non-regular files are refused with
- * -EINVAL), never follows a symlink.  Returns the length or a negative errno
- * (-ENOENT absent, -EACCES unreadable, -EFBIG larger than @size - 1: @buf
- * then holds the first @size - 1 bytes as read, NUL-terminated).
+ * -EINVAL), never follows a symlink.  As libudev does, the links "driver",
+ * "subsystem" and "module" read as the last component of their text
+ * ("virtio-pci"); any other link is refused with -EINVAL.  Returns the length
+ * or a negative errno (-ENOENT absent, -EACCES unreadable, -EFBIG larger than
+ * @size - 1: @buf then holds the first @size - 1 bytes as read, NUL-terminated).
  */
 ssize_t sysdev_device_read_attribute(struct sysdev_device *dev, const char *name, char *buf,
 				     size_t size);
@@ -358,7 +372,8 @@ ssize_t sysdev_device_read_attribute(struct sysdev_device *dev, const char *name
 
 /*
  * The devices that match, as libudev's udev_enumerate and systemd's
- * sd_device_enumerator find them (see libsysdev(3) for a porting table).
+ * sd_device_enumerator find them (see libsysdev(3) for a porting table):
+ * with no match at all, every device that has a subsystem link.
  * Several subsystems, sysnames, drivers, devtypes or properties: any one
  * matches; several attributes: all must hold; different kinds of match
  * combine as AND.  Globs are fnmatch(3) patterns.
@@ -374,15 +389,18 @@ int sysdev_enumerator_add_match_subsystem(struct sysdev_enumerator *enumerator,
 int sysdev_enumerator_add_match_sysname(struct sysdev_enumerator *enumerator, const char *glob);
 int sysdev_enumerator_add_match_driver(struct sysdev_enumerator *enumerator, const char *glob);
 int sysdev_enumerator_add_match_devtype(struct sysdev_enumerator *enumerator, const char *devtype);
-/* a uevent property KEY matching @glob (NULL: any value) */
+/* a property KEY as udev holds it (sysdev_device_get_udev_property(): DEVNAME
+ * "/dev/vda", DEVPATH, SUBSYSTEM, DRIVER, MAJOR, MINOR, and every uevent key)
+ * matching @glob (NULL: any value) */
 int sysdev_enumerator_add_match_property(struct sysdev_enumerator *enumerator, const char *key,
 					 const char *glob);
 /* attribute @name (may be "power/control") whose value without its trailing
  * newline matches @glob (NULL: the attribute exists and can be read) */
 int sysdev_enumerator_add_match_sysattr(struct sysdev_enumerator *enumerator, const char *name,
 					const char *glob);
-/* a uevent property KEY, or where the device has none, its attribute KEY
- * (without the trailing newline), matching @glob; several: all must hold */
+/* a property KEY as udev holds it, or where the device has none, its attribute
+ * KEY (read as sysdev_device_read_attribute() reads it), matching @glob;
+ * several: all must hold */
 int sysdev_enumerator_add_match_value(struct sysdev_enumerator *enumerator, const char *key,
 				      const char *glob);
 /* the device at @devpath and every device below it */
@@ -391,6 +409,13 @@ int sysdev_enumerator_add_match_placement(struct sysdev_enumerator *enumerator,
 					  enum sysdev_placement placement);
 /* devices that no entry of S/bus/&ast;/devices or S/class/&ast; links to */
 int sysdev_enumerator_add_match_unlinked(struct sysdev_enumerator *enumerator);
+/*
+ * By default the scan finds the devices libudev finds: those with a
+ * subsystem link (libudev looks only through S/bus and S/class).  @allow
+ * true also finds the devices without one (/devices/pci0000:00,
+ * cpu/cpu0/cache/index0), which a walk shows.
+ */
+int sysdev_enumerator_allow_no_subsystem(struct sysdev_enumerator *enumerator, bool allow);
 /*
  * With a subsystem match the scan reads the kernel's indexes (S/class/NAME,
  * S/bus/NAME/devices); @full_walk makes it walk the whole tree instead.  On

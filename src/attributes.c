@@ -133,6 +133,37 @@ int attribute_dir_at(int dirfd, const char *name, const char **base)
 	return open_below(dirfd, name, base);
 }
 
+/*
+ * The links libudev reads as values ("driver", "subsystem", "module"): the
+ * last component of the link's text, never what it points to.  -EINVAL
+ * when @name is not a link there (then it is read as a file).
+ */
+static ssize_t read_link_name(int dirfd, const char *name, char *buf, size_t size)
+{
+	const char *base;
+	char *target;
+	size_t blen;
+	int err;
+
+	if (strcmp(name, "driver") != 0 && strcmp(name, "subsystem") != 0 &&
+	    strcmp(name, "module") != 0)
+		return -EINVAL;
+	err = readlink_alloc(dirfd, name, &target);
+	if (err < 0)
+		return err == -ENOENT ? -EINVAL : err;
+	base = link_basename(target, &blen);
+	if (!blen) {
+		err = -ENOENT; /* a link to "/" or "": no name */
+	} else if (blen > size - 1) {
+		err = -EFBIG;
+	} else {
+		memcpy(buf, base, blen);
+		buf[blen] = '\0';
+	}
+	free(target);
+	return err < 0 ? err : (ssize_t)blen;
+}
+
 ssize_t attribute_read_at(int dirfd, const char *name, char *buf, size_t size)
 {
 	const char *base;
@@ -141,6 +172,9 @@ ssize_t attribute_read_at(int dirfd, const char *name, char *buf, size_t size)
 
 	if (dirfd < 0 || !name || !buf || size == 0 || !attr_name_ok(name))
 		return -EINVAL;
+	len = read_link_name(dirfd, name, buf, size);
+	if (len != -EINVAL)
+		return len;
 	fd = attribute_dir_at(dirfd, name, &base);
 	if (fd < 0)
 		return fd;

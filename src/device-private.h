@@ -20,6 +20,10 @@ struct sysdev_device {
 	/* filled on first use by objects the enumerator makes (fd < 0 until then) */
 	bool ancestry_pending; /* parent_devpath and class_dir not yet looked up */
 	bool uevent_pending;   /* the uevent file not yet read */
+	/* udev's view of the properties, made on first use */
+	bool udev_ready;
+	char *udev_devname;		     /* DEVNAME as /dev/NAME */
+	char udev_major[12], udev_minor[12]; /* from the dev attribute */
 	/* attributes.c, filled on first use */
 	bool listed;
 	struct name_set attrs;

@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 
 #include "libsysdev-private.h"
+#include "device-id.h"
 #include "device-private.h"
 #include "rules.h"
 
@@ -380,8 +381,76 @@ static int lookup_devnode(struct sysdev *ctx, const char *node, char **devpath)
 	return -ENOENT;
 }
 
+/* The network interface of index @ifindex: the S/class/net entry whose ifindex attribute says so.
+ */
+static int device_new_from_ifindex(struct sysdev *ctx, unsigned ifindex, struct sysdev_device **out)
+{
+	struct name_set set;
+	int err;
+
+	err = name_set_load(ctx->root_fd, "class/net", &set);
+	if (err < 0)
+		return err == -ENOTDIR ? -ENOENT : err;
+	err = -ENOENT;
+	for (size_t i = 0; i < set.n && err == -ENOENT; i++) {
+		struct sysdev_device *dev;
+		char buf[32], *end = buf;
+		unsigned long v = 0;
+		int r = sysdev_device_new_from_subsystem_sysname(ctx, "net", set.names[i], &dev);
+
+		if (r == -ENOMEM)
+			err = r;
+		if (r < 0)
+			continue;
+		if (sysdev_device_read_attribute(dev, "ifindex", buf, sizeof(buf)) > 0 &&
+		    buf[0] >= '0' && buf[0] <= '9')
+			v = strtoul(buf, &end, 10);
+		if (end != buf && !*end && v == ifindex) {
+			*out = dev;
+			err = 0;
+		} else {
+			sysdev_device_unref(dev);
+		}
+	}
+	name_set_free(&set);
+	return err;
+}
+
+/* udev's device ids: b8:0, c1:3, n2, +SUBSYSTEM:SYSNAME. */
+static int device_new_from_id(struct sysdev *ctx, const struct device_id *id,
+			      struct sysdev_device **out)
+{
+	char *sub, *name;
+	int err;
+
+	switch (id->kind) {
+	case DEVICE_ID_DEVNUM:
+		return sysdev_device_new_from_devnum(ctx, id->type, id->major, id->minor, out);
+	case DEVICE_ID_IFINDEX:
+		return device_new_from_ifindex(ctx, id->ifindex, out);
+	case DEVICE_ID_SUBSYSTEM_SYSNAME:
+		break;
+	}
+	sub = strndup(id->subsystem, id->subsystem_len);
+	name = strdup(id->sysname);
+	if (!sub || !name) {
+		free(sub);
+		free(name);
+		return -ENOMEM;
+	}
+	/* udev writes a '/' of a sysfs name as '!' in names and ids; the kernel's is '!' */
+	for (char *c = name; *c; c++)
+		if (*c == '/')
+			*c = '!';
+	err = sysdev_device_new_from_subsystem_sysname(ctx, sub, name, out);
+	free(sub);
+	free(name);
+	return err;
+}
+
 _public_ int sysdev_device_new(struct sysdev *ctx, const char *spec, struct sysdev_device **out)
 {
+	struct device_id id;
 	char *devpath = NULL;
 	const char *colon;
 	int err;
@@ -391,6 +460,8 @@ _public_ int sysdev_device_new(struct sysdev *ctx, const char *spec, struct sysd
 	*out = NULL;
 	if (!*spec || strlen(spec) > 64 * 1024)
 		return -EINVAL;
+	if (device_id_parse(spec, &id))
+		return device_new_from_id(ctx, &id, out);
 	if (strncmp(spec, "/dev/", 5) == 0 && spec[5]) {
 		err = lookup_devnode(ctx, spec, &devpath);
 	} else if (spec[0] == '/') {
@@ -452,6 +523,7 @@ _public_ struct sysdev_device *sysdev_device_unref(struct sysdev_device *dev)
 	free(dev->class_dir);
 	free(dev->subsystem);
 	free(dev->driver);
+	free(dev->udev_devname);
 	uevent_free(&dev->uevent);
 	attributes_free(dev);
 	sysdev_unref(dev->ctx);
@@ -520,6 +592,75 @@ _public_ const char *sysdev_device_get_property(const struct sysdev_device *dev,
 		return NULL;
 	device_uevent(dev);
 	return uevent_get(&dev->uevent, key);
+}
+
+/* MAJOR and MINOR from the dev attribute ("MAJOR:MINOR"), where the uevent file has neither. */
+static void udev_devnum(struct sysdev_device *dev)
+{
+	char buf[64], *colon, *end;
+	unsigned long major, minor;
+
+	if (uevent_get(&dev->uevent, "MAJOR") || uevent_get(&dev->uevent, "MINOR") || !dev->has_dev)
+		return;
+	if (device_fd(dev) < 0 || attribute_read_at(dev->fd, "dev", buf, sizeof(buf)) <= 0)
+		return;
+	colon = strchr(buf, ':');
+	if (!colon || colon == buf || buf[0] < '0' || buf[0] > '9' || colon[1] < '0' ||
+	    colon[1] > '9')
+		return;
+	*colon = '\0';
+	errno = 0;
+	major = strtoul(buf, &end, 10);
+	if (*end || errno)
+		return;
+	minor = strtoul(colon + 1, &end, 10);
+	if (*end || errno || major > 0xfff || minor > 0xfffff)
+		return;
+	snprintf(dev->udev_major, sizeof(dev->udev_major), "%lu", major);
+	snprintf(dev->udev_minor, sizeof(dev->udev_minor), "%lu", minor);
+}
+
+/* The keys udev computes where the uevent file does not hold them. */
+static void udev_properties(const struct sysdev_device *cdev)
+{
+	struct sysdev_device *dev = (struct sysdev_device *)cdev; /* a cache, not a change */
+	const char *name;
+
+	if (dev->udev_ready)
+		return;
+	dev->udev_ready = true;
+	device_uevent(dev);
+	name = uevent_get(&dev->uevent, "DEVNAME");
+	/* udev's DEVNAME is the node's path; on no memory the bare name stands */
+	if (name && name[0] != '/' && asprintf(&dev->udev_devname, "/dev/%s", name) < 0)
+		dev->udev_devname = NULL;
+	udev_devnum(dev);
+}
+
+_public_ const char *sysdev_device_get_udev_property(const struct sysdev_device *dev,
+						     const char *key)
+{
+	const char *v;
+
+	if (!dev || !key)
+		return NULL;
+	udev_properties(dev);
+	if (strcmp(key, "DEVNAME") == 0 && dev->udev_devname)
+		return dev->udev_devname;
+	v = uevent_get(&dev->uevent, key);
+	if (v)
+		return v;
+	if (strcmp(key, "DEVPATH") == 0)
+		return dev->devpath;
+	if (strcmp(key, "SUBSYSTEM") == 0)
+		return dev->subsystem;
+	if (strcmp(key, "DRIVER") == 0)
+		return dev->driver;
+	if (strcmp(key, "MAJOR") == 0)
+		return dev->udev_major[0] ? dev->udev_major : NULL;
+	if (strcmp(key, "MINOR") == 0)
+		return dev->udev_minor[0] ? dev->udev_minor : NULL;
+	return NULL;
 }
 
 _public_ const char *sysdev_device_get_devtype(const struct sysdev_device *dev)

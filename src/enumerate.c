@@ -38,6 +38,7 @@ struct sysdev_enumerator {
 	unsigned placements; /* bit per enum sysdev_placement; 0: any */
 	bool unlinked;
 	bool full_walk;
+	bool no_subsystem;	/* also the devices without a subsystem link */
 	struct name_set linked; /* with unlinked: devpaths that S/bus or S/class link to */
 	/* sysdev_enumerator_foreach(): each device handed over as found, none kept */
 	sysdev_enumerator_fn fn;
@@ -244,6 +245,13 @@ _public_ int sysdev_enumerator_add_match_unlinked(struct sysdev_enumerator *e)
 	CHANGE(e, 0);
 }
 
+_public_ int sysdev_enumerator_allow_no_subsystem(struct sysdev_enumerator *e, bool allow)
+{
+	if (e)
+		e->no_subsystem = allow;
+	CHANGE(e, 0);
+}
+
 _public_ int sysdev_enumerator_set_full_walk(struct sysdev_enumerator *e, bool full_walk)
 {
 	if (e)
@@ -288,6 +296,10 @@ static int device_matches(struct sysdev_enumerator *e, struct sysdev_device *dev
 {
 	const char *sub = sysdev_device_get_subsystem(dev);
 
+	/* libudev finds devices through S/bus and S/class: a device without a
+	 * subsystem link is in neither */
+	if (!sub && !e->no_subsystem)
+		return 0;
 	if (e->subsystems.n && !str_any(&e->subsystems, sub))
 		return 0;
 	for (size_t i = 0; sub && i < e->nomatch_subsystems.n; i++)
@@ -309,7 +321,8 @@ static int device_matches(struct sysdev_enumerator *e, struct sysdev_device *dev
 		bool any = false;
 
 		for (size_t i = 0; i < e->properties.n && !any; i++) {
-			const char *v = sysdev_device_get_property(dev, e->properties.v[i].key);
+			const char *v =
+			    sysdev_device_get_udev_property(dev, e->properties.v[i].key);
 
 			any = v && fnmatch(e->properties.v[i].glob, v, 0) == 0;
 		}
@@ -327,7 +340,7 @@ static int device_matches(struct sysdev_enumerator *e, struct sysdev_device *dev
 			return 0;
 	}
 	for (size_t i = 0; i < e->values.n; i++) {
-		const char *v = sysdev_device_get_property(dev, e->values.v[i].key);
+		const char *v = sysdev_device_get_udev_property(dev, e->values.v[i].key);
 		char buf[4097];
 
 		if (!v) {
@@ -359,6 +372,8 @@ static int on_node(const struct sysdev_node *node, void *data)
 	if (sysdev_node_get_kind(node) != SYSDEV_KIND_DEVICE)
 		return 0;
 	/* the cheap matches first, on what the walk read anyway */
+	if (!e->no_subsystem && !sysdev_node_get_subsystem(node))
+		return 0;
 	if (e->subsystems.n && !str_any(&e->subsystems, sysdev_node_get_subsystem(node)))
 		return 0;
 	if (!glob_any(&e->sysnames, sysdev_node_get_name(node)) ||

@@ -114,6 +114,9 @@ int cmd_explain(struct sysdev *ctx, const struct options *o);
 int cmd_properties(struct sysdev *ctx, const struct options *o);
 /* shell-quote.c: a value as `udevadm info -x` quotes it, one line: 'VALUE' */
 void fput_export_value(FILE *f, const char *s);
+/* --export: whether a property of this key is written (a shell name the shell,
+ * bash and the loader give no meaning of their own) */
+bool export_key_ok(const char *key);
 int cmd_latency_tolerance(struct sysdev *ctx, const struct options *o);
 int cmd_capture(struct sysdev *ctx, const struct options *o);
 int cmd_diff(const struct options *o);

@@ -56,59 +56,18 @@ static void props_free(struct props *p)
 	free(p->v);
 }
 
-/* MAJOR and MINOR from the `dev` attribute ("MAJOR:MINOR"), when the uevent file lacks them. */
-static int add_devnum(struct props *p, struct sysdev_device *dev)
-{
-	char buf[64], *colon, *end;
-	unsigned long major, minor;
-	ssize_t len;
-	int err;
-
-	if (props_has(p, "MAJOR") || props_has(p, "MINOR"))
-		return 0;
-	len = sysdev_device_read_attribute(dev, "dev", buf, sizeof(buf));
-	if (len <= 0 || !(colon = strchr(buf, ':')) || colon == buf)
-		return 0;
-	*colon = '\0';
-	errno = 0;
-	major = strtoul(buf, &end, 10);
-	if (*end || buf[0] < '0' || buf[0] > '9' || errno)
-		return 0;
-	minor = strtoul(colon + 1, &end, 10);
-	if (*end || colon[1] < '0' || colon[1] > '9' || errno || major > 0xfff || minor > 0xfffff)
-		return 0;
-	snprintf(buf, sizeof(buf), "%lu", major);
-	err = props_add(p, "MAJOR", buf);
-	snprintf(buf, sizeof(buf), "%lu", minor);
-	return err < 0 ? err : props_add(p, "MINOR", buf);
-}
-
 static int collect(struct sysdev_device *dev, struct names *names, struct props *p)
 {
-	const char *key, *value, *vendor, *model, *module;
+	static const char *const computed[] = {"DEVPATH", "SUBSYSTEM", "DRIVER", "MAJOR", "MINOR"};
+	const char *key, *vendor, *model, *module;
 	int err = 0;
 
-	for (size_t i = 0; err == 0 && sysdev_device_get_property_at(dev, i, &key, &value); i++) {
-		if (strcmp(key, "DEVNAME") == 0 && value[0] != '/' && !props_has(p, key)) {
-			char *node;
-
-			/* udev's DEVNAME is the node's path */
-			if (asprintf(&node, "/dev/%s", value) < 0)
-				return -ENOMEM;
-			err = props_add(p, key, node);
-			free(node);
-		} else {
-			err = props_add(p, key, value);
-		}
-	}
-	if (err == 0)
-		err = props_add(p, "DEVPATH", sysdev_device_get_devpath(dev));
-	if (err == 0)
-		err = props_add(p, "SUBSYSTEM", sysdev_device_get_subsystem(dev));
-	if (err == 0)
-		err = props_add(p, "DRIVER", sysdev_device_get_driver(dev));
-	if (err == 0)
-		err = add_devnum(p, dev);
+	/* the uevent file's keys, then what udev computes: the library's view, as the
+	 * enumerator matches it (DEVNAME as the node's path, MAJOR and MINOR from dev) */
+	for (size_t i = 0; err == 0 && sysdev_device_get_property_at(dev, i, &key, NULL); i++)
+		err = props_add(p, key, sysdev_device_get_udev_property(dev, key));
+	for (size_t i = 0; err == 0 && i < sizeof(computed) / sizeof(computed[0]); i++)
+		err = props_add(p, computed[i], sysdev_device_get_udev_property(dev, computed[i]));
 	if (err == 0)
 		err = props_add(p, "SYSDEV_KIND", sysdev_kind_to_string(SYSDEV_KIND_DEVICE));
 	if (err == 0)
@@ -137,6 +96,8 @@ static int collect(struct sysdev_device *dev, struct names *names, struct props 
 
 int cmd_properties(struct sysdev *ctx, const struct options *o)
 {
+	size_t left_out = 0;
+	const char *first_left_out = NULL;
 	struct sysdev_device *dev = open_device_or_warn(ctx, o->properties);
 	struct names *names = NULL;
 	struct names_stats st;
@@ -166,16 +127,31 @@ int cmd_properties(struct sysdev *ctx, const struct options *o)
 			fput_json_string(stdout, p.v[i].value);
 			continue;
 		}
+		if (o->export_values) {
+			/* only what the shell reads as one plain assignment */
+			if (!export_key_ok(p.v[i].key)) {
+				if (!left_out++)
+					first_left_out = p.v[i].key;
+				continue;
+			}
+			fputs(p.v[i].key, stdout);
+			fputc('=', stdout);
+			fput_export_value(stdout, p.v[i].value);
+			fputc('\n', stdout);
+			continue;
+		}
 		fput_text(stdout, p.v[i].key);
 		fputc('=', stdout);
-		if (o->export_values)
-			fput_export_value(stdout, p.v[i].value);
-		else
-			fput_text(stdout, p.v[i].value);
+		fput_text(stdout, p.v[i].value);
 		fputc('\n', stdout);
 	}
 	if (o->json)
 		fputs("\n}\n", stdout);
+	if (left_out)
+		warnx_("--export",
+		       "left out %zu %s whose key is not a shell name or is a variable the shell "
+		       "or the loader acts on (the first: %s)",
+		       left_out, left_out == 1 ? "property" : "properties", first_left_out);
 out:
 	props_free(&p);
 	names_free(names);

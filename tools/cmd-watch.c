@@ -22,11 +22,15 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-/* The kind each device had when last seen, for its remove event. */
+/*
+ * What each device was when last seen, for its remove event: by then its
+ * directory is gone, and the remove line says what the add line said.
+ */
 struct seen {
 	struct seen_device {
 		char *path;
 		int kind;
+		char *parent, *class_dir; /* NULL: none */
 	} * v;
 	size_t n, cap;
 };
@@ -39,26 +43,39 @@ static int seen_find(const struct seen *s, const char *p)
 	return -1;
 }
 
-static void seen_note(struct seen *s, const char *p, int kind)
+static void seen_note(struct seen *s, const char *p, int kind, const char *parent,
+		      const char *class_dir)
 {
 	int i = seen_find(s, p);
+	struct seen_device *d;
 
-	if (i >= 0) {
-		s->v[i].kind = kind;
-		return;
+	if (i < 0) {
+		/* a device we cannot remember is reported with a null kind at its removal */
+		if (GROW(s->v, s->cap, s->n + 1) < 0)
+			return;
+		d = &s->v[s->n];
+		memset(d, 0, sizeof(*d));
+		d->path = strdup(p);
+		if (!d->path)
+			return;
+		s->n++;
+	} else {
+		d = &s->v[i];
 	}
-	/* a device we cannot remember is reported with a null kind at its removal */
-	if (GROW(s->v, s->cap, s->n + 1) < 0)
-		return;
-	s->v[s->n].path = strdup(p);
-	if (s->v[s->n].path)
-		s->v[s->n++].kind = kind;
+	d->kind = kind;
+	free(d->parent);
+	free(d->class_dir);
+	d->parent = parent ? strdup(parent) : NULL;
+	d->class_dir = class_dir ? strdup(class_dir) : NULL;
 }
 
-static void print_event(const struct options *o, const struct sysdev_event *ev, int kind)
+/* @gone: for a remove event, what the device was when last seen (or NULL) */
+static void print_event(const struct options *o, const struct sysdev_event *ev, int kind,
+			const struct seen_device *gone)
 {
 	const char *kinds = kind >= 0 ? sysdev_kind_to_string(kind) : NULL;
-	const char *parent = sysdev_event_get_parent(ev), *cd = sysdev_event_get_class_dir(ev);
+	const char *parent = gone ? gone->parent : sysdev_event_get_parent(ev);
+	const char *cd = gone ? gone->class_dir : sysdev_event_get_class_dir(ev);
 
 	if (o->json) {
 		struct jw w;
@@ -117,11 +134,16 @@ static bool event_selected(const struct options *o, const struct sysdev_event *e
 		return false;
 	for (size_t i = 0; i < o->n_matches; i++) {
 		const char *eq = strchr(o->matches[i], '=');
-		char key[256];
+		char key[256], node[4096];
 		const char *v;
 
 		snprintf(key, sizeof(key), "%.*s", (int)(eq - o->matches[i]), o->matches[i]);
 		v = sysdev_event_get_property(ev, key);
+		/* as udev holds it, and as --match reads it elsewhere: the node's path */
+		if (v && strcmp(key, "DEVNAME") == 0 && v[0] != '/') {
+			snprintf(node, sizeof(node), "/dev/%s", v);
+			v = node;
+		}
 		if (!v || fnmatch(eq + 1, v, 0) != 0)
 			return false;
 	}
@@ -163,12 +185,15 @@ int cmd_watch(struct sysdev *ctx, const struct options *o)
 		while (!stop && (err = sysdev_monitor_receive(m, &ev)) == 0) {
 			const char *action = sysdev_event_get_action(ev);
 			const char *devpath = sysdev_event_get_devpath(ev);
+			const struct seen_device *gone = NULL;
 			int kind = sysdev_event_get_kind(ev), i;
 
 			if (strcmp(action, "remove") == 0) {
-				/* gone: the kind it had when last seen */
+				/* gone: the kind, parent and class directory it had when last
+				 * seen */
 				i = seen_find(&seen, devpath);
-				kind = i >= 0 ? seen.v[i].kind : -1;
+				gone = i >= 0 ? &seen.v[i] : NULL;
+				kind = gone ? gone->kind : -1;
 			} else if (kind == SYSDEV_KIND_DEVICE) {
 				/*
 				 * Only a device is remembered: an event that finds the
@@ -176,10 +201,11 @@ int cmd_watch(struct sysdev *ctx, const struct options *o)
 				 * teardown) must not make the device's remove report
 				 * the attribute group it looked like for a moment.
 				 */
-				seen_note(&seen, devpath, kind);
+				seen_note(&seen, devpath, kind, sysdev_event_get_parent(ev),
+					  sysdev_event_get_class_dir(ev));
 			}
 			if (event_selected(o, ev))
-				print_event(o, ev, kind);
+				print_event(o, ev, kind, gone);
 			sysdev_event_unref(ev);
 			if (fflush(stdout) != 0) {
 				stop = 1;
@@ -192,8 +218,11 @@ int cmd_watch(struct sysdev *ctx, const struct options *o)
 			break;
 		}
 	}
-	for (size_t i = 0; i < seen.n; i++)
+	for (size_t i = 0; i < seen.n; i++) {
 		free(seen.v[i].path);
+		free(seen.v[i].parent);
+		free(seen.v[i].class_dir);
+	}
 	free(seen.v);
 	sysdev_monitor_unref(m);
 	return ret;

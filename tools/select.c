@@ -34,6 +34,9 @@ int filter_enumerator(struct sysdev *ctx, const struct options *o, const char *s
 	 * which leave out the roots of buses (devices/virtual/workqueue) */
 	if (err >= 0)
 		err = sysdev_enumerator_set_full_walk(e, true);
+	/* the tree and the lists show every device, with a subsystem link or not */
+	if (err >= 0)
+		err = sysdev_enumerator_allow_no_subsystem(e, true);
 	for (size_t i = 0; err >= 0 && i < o->n_subsystems; i++) {
 		const char *s = o->subsystems[i];
 

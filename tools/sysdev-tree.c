@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "device-id.h"
 #include "columns.h"
 #include "names.h"
 #include "output.h"
@@ -116,37 +117,31 @@ static bool looks_like_subsystem_name(const char *arg)
 	return colon && colon != arg && colon[1] && !strchr(arg, '/') && arg[0] != '.';
 }
 
-/* udev's device id: b8:0 (block) or c1:3 (char) */
-static bool parse_devid(const char *arg, char *type, unsigned *maj, unsigned *min)
-{
-	int n = 0;
-
-	if ((arg[0] != 'b' && arg[0] != 'c') || arg[1] < '0' || arg[1] > '9')
-		return false;
-	if (sscanf(arg + 1, "%u:%u%n", maj, min, &n) != 2 || arg[1 + n] != '\0' ||
-	    strspn(arg + 1, "0123456789:") != strlen(arg + 1))
-		return false;
-	*type = arg[0];
-	return true;
-}
-
 int resolve_arg(struct sysdev *ctx, const char *arg, char **devpath)
 {
 	const char *root = sysdev_get_root(ctx);
 	struct sysdev_device *dev;
-	char *path = NULL, type;
-	unsigned maj, min;
+	struct device_id id;
+	char *path = NULL;
 	int err;
 
 	*devpath = NULL;
-	if (parse_devid(arg, &type, &maj, &min)) {
-		err = sysdev_device_new_from_devnum(ctx, type, maj, min, &dev);
-		if (err < 0) {
+	/* udev's device ids, parsed as the library parses them */
+	if (device_id_parse(arg, &id)) {
+		err = sysdev_device_new(ctx, arg, &dev);
+		if (err < 0 && id.kind == DEVICE_ID_DEVNUM)
 			warnx_(arg, "no device has this number: %s/dev/%s/%u:%u: %s",
-			       strcmp(root, "/") ? root : "", type == 'b' ? "block" : "char", maj,
-			       min, error_words(err));
+			       strcmp(root, "/") ? root : "", id.type == 'b' ? "block" : "char",
+			       id.major, id.minor, error_words(err));
+		else if (err < 0 && id.kind == DEVICE_ID_IFINDEX)
+			warnx_(arg,
+			       "no network interface has this index: no %s/class/net/* has "
+			       "ifindex %u: %s",
+			       strcmp(root, "/") ? root : "", id.ifindex, error_words(err));
+		else if (err < 0)
+			warnx_(arg, "no such device: %s", error_words(err));
+		if (err < 0)
 			return err;
-		}
 		*devpath = strdup(sysdev_device_get_devpath(dev));
 		sysdev_device_unref(dev);
 		return *devpath ? 0 : -ENOMEM;
@@ -337,7 +332,8 @@ static void usage(FILE *f)
 		"\n"
 		"START is a directory under S/devices or a DEVICE: a syspath\n"
 		"(/sys/devices/...), a devpath (/devices/...), SUBSYSTEM:NAME (net:eth0),\n"
-		"a device node (/dev/vda), or a device id (b8:0 block, c1:3 char).\n"
+		"a device node (/dev/vda), or a device id (b8:0 block, c1:3 char,\n"
+		"n2 network interface index 2, +net:lo).\n"
 		"\n"
 		"Output:\n"
 		"  -J, --json               print JSON (every mode that prints)\n"

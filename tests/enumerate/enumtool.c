@@ -2,12 +2,17 @@
 /*
  * A driver for the enumerator's tests and benchmark.
  *
- *   enumtool list ROOT [--full] [MATCH...]   devpaths found, one a line
+ *   enumtool list ROOT [--full] [--no-subsystem] [MATCH...]   devpaths found, one a line
+ *   enumtool udev-match [MATCH...]           libudev's devpaths on /sys, strcmp order
+ *   enumtool attr ROOT SPEC NAME...          sysdev_device_read_attribute(), one a line
+ *   enumtool udev-attr SYSPATH NAME...       udev_device_get_sysattr_value(), one a line
+ *   enumtool new ROOT SPEC...                sysdev_device_new(): devpath or the errno
  *   enumtool compare ROOT                    indexed against walked, every subsystem
  *   enumtool bench [RUNS]                    libsysdev against libudev on /sys
  *
  * MATCH: subsystem=S, nosubsystem=S, sysname=G, driver=G, devtype=T,
  * property=K=G, sysattr=N=G, sysattr=N, value=K=G, parent=DEVPATH, placement=P, unlinked
+ * (udev-match: subsystem, nosubsystem, sysname, property, sysattr)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -79,6 +84,8 @@ static int list(const char *root, int argc, char **argv)
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--full"))
 			r = sysdev_enumerator_set_full_walk(e, true);
+		else if (!strcmp(argv[i], "--no-subsystem"))
+			r = sysdev_enumerator_allow_no_subsystem(e, true);
 		else
 			r = add_match(e, argv[i]);
 		if (r < 0) {
@@ -427,6 +434,116 @@ static int udev_list(const char *subsystem)
 	return 0;
 }
 
+/* libudev's answer for the matches on /sys */
+static int udev_match(int argc, char **argv)
+{
+	struct udev *udev = udev_new();
+	struct udev_enumerate *e = udev_enumerate_new(udev);
+	struct udev_list_entry *l;
+
+	for (int i = 0; i < argc; i++) {
+		char *key = strdup(argv[i]), *v = strchr(key, '='), *g;
+		int r = -EINVAL;
+
+		if (!v)
+			return 2;
+		*v++ = '\0';
+		g = strchr(v, '=');
+		if (!strcmp(key, "subsystem"))
+			r = udev_enumerate_add_match_subsystem(e, v);
+		else if (!strcmp(key, "nosubsystem"))
+			r = udev_enumerate_add_nomatch_subsystem(e, v);
+		else if (!strcmp(key, "sysname"))
+			r = udev_enumerate_add_match_sysname(e, v);
+		else if (!strcmp(key, "property") || !strcmp(key, "sysattr")) {
+			if (g)
+				*g++ = '\0';
+			r = key[0] == 'p' ? udev_enumerate_add_match_property(e, v, g ? g : "*")
+					  : udev_enumerate_add_match_sysattr(e, v, g);
+		}
+		free(key);
+		if (r < 0) {
+			fprintf(stderr, "enumtool: %s: %s\n", argv[i], strerror(-r));
+			return 2;
+		}
+	}
+	if (udev_enumerate_scan_devices(e) < 0)
+		return 1;
+	udev_list_entry_foreach(l, udev_enumerate_get_list_entry(e))
+	{
+		struct udev_device *d =
+		    udev_device_new_from_syspath(udev, udev_list_entry_get_name(l));
+
+		if (d)
+			printf("%s\n", udev_device_get_devpath(d));
+		udev_device_unref(d);
+	}
+	udev_enumerate_unref(e);
+	udev_unref(udev);
+	return 0;
+}
+
+/* Attribute values through each library: the value, or "-ERRNO" (libsysdev), "-" (libudev). */
+static int attrs(const char *root, const char *spec, int argc, char **argv)
+{
+	struct sysdev_device *d;
+	struct sysdev *ctx;
+	char buf[4097];
+
+	if (sysdev_new(root, &ctx) < 0 || sysdev_device_new(ctx, spec, &d) < 0)
+		return 2;
+	for (int i = 0; i < argc; i++) {
+		ssize_t len = sysdev_device_read_attribute(d, argv[i], buf, sizeof(buf));
+
+		if (len < 0)
+			printf("%s -%s\n", argv[i], strerrorname_np((int)-len));
+		else
+			printf("%s %s\n", argv[i], buf);
+	}
+	sysdev_device_unref(d);
+	sysdev_unref(ctx);
+	return 0;
+}
+
+static int udev_attrs(const char *syspath, int argc, char **argv)
+{
+	struct udev *udev = udev_new();
+	struct udev_device *d = udev_device_new_from_syspath(udev, syspath);
+
+	if (!d)
+		return 2;
+	for (int i = 0; i < argc; i++) {
+		const char *v = udev_device_get_sysattr_value(d, argv[i]);
+
+		printf("%s %s\n", argv[i], v ? v : "-");
+	}
+	udev_device_unref(d);
+	udev_unref(udev);
+	return 0;
+}
+
+/* sysdev_device_new() of each SPEC: its devpath, or the errno's name. */
+static int new_device(const char *root, int argc, char **argv)
+{
+	struct sysdev *ctx;
+
+	if (sysdev_new(root, &ctx) < 0)
+		return 2;
+	for (int i = 0; i < argc; i++) {
+		struct sysdev_device *d;
+		int r = sysdev_device_new(ctx, argv[i], &d);
+
+		if (r < 0) {
+			printf("%s -%s\n", argv[i], strerrorname_np(-r));
+			continue;
+		}
+		printf("%s %s\n", argv[i], sysdev_device_get_devpath(d));
+		sysdev_device_unref(d);
+	}
+	sysdev_unref(ctx);
+	return 0;
+}
+
 static int count_one(struct sysdev_device *d, void *data)
 {
 	/* what a caller would read of each */
@@ -486,6 +603,14 @@ int main(int argc, char **argv)
 		sysdev_unref(ctx);
 		return r < 0;
 	}
+	if (argc >= 2 && !strcmp(argv[1], "udev-match"))
+		return udev_match(argc - 2, argv + 2);
+	if (argc >= 4 && !strcmp(argv[1], "attr"))
+		return attrs(argv[2], argv[3], argc - 4, argv + 4);
+	if (argc >= 3 && !strcmp(argv[1], "udev-attr"))
+		return udev_attrs(argv[2], argc - 3, argv + 3);
+	if (argc >= 3 && !strcmp(argv[1], "new"))
+		return new_device(argv[2], argc - 3, argv + 3);
 	if (argc == 3 && !strcmp(argv[1], "udev-list"))
 		return udev_list(argv[2]);
 	if (argc >= 3 && !strcmp(argv[1], "list"))

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * sysdev_device_new(): every DEVICE form of sysdev-tree(1) (syspath, devpath,
- * SUBSYSTEM:NAME, /dev/NODE) on any string, against a small fixture tree
+ * SUBSYSTEM:NAME, /dev/NODE, udev's device ids b8:0, c1:3, n1, +SUBSYSTEM:NAME)
+ * on any string, against a small fixture tree
  * built at start: real devices, class and bus links, S/dev entries, link
  * loops, links that leave the root.  An input that starts with byte 0x01 has
  * it replaced by the fixture's root, to reach the "ROOT/devices/..." form.
@@ -76,6 +77,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	mk("devices/pci0000:00/0000:00:02.0/virtio1/block/vda/vda1/uevent",
 	   "MAJOR=254\nMINOR=1\nDEVNAME=vda1\nDEVTYPE=partition\n");
 	mk("devices/virtual/net/lo/uevent", "INTERFACE=lo\nIFINDEX=1\n");
+	mk("devices/virtual/net/lo/ifindex", "1\n");
 	mk("devices/virtual/net/lo/power", NULL);
 	mk("devices/system/cpu/cpu0/uevent", "");
 	ln("class/net/lo", "../../devices/virtual/net/lo");

@@ -7,7 +7,10 @@
  *    "usb:vVVVVpPPPP:PRODUCT" cut to the buffer, always NUL-terminated;
  *  - fput_export_value(): one line, no control byte, one shell word that
  *    sh unquotes to the value (its control bytes and invalid UTF-8 written as
- *    text output writes them).
+ *    text output writes them);
+ *  - export_key_ok(): a key --export writes is a shell name
+ *    ([A-Za-z_][A-Za-z0-9_]*), never a variable that takes over the caller
+ *    (PATH, IFS, LD_*, BASH*).
  * Input: byte 0 picks the buffer size, then three NUL-separated strings.
  */
 #include "fuzz-common.h"
@@ -134,6 +137,23 @@ static void check_export(const char *s)
 	free(out);
 }
 
+static void check_export_key(const char *k)
+{
+	static const char *const hazards[] = {"PATH", "IFS", "ENV", "BASH_ENV", "CDPATH",
+					      "PS4", "SHELLOPTS", "UID"};
+	bool name = (*k >= 'A' && *k <= 'Z') || (*k >= 'a' && *k <= 'z') || *k == '_';
+
+	for (const char *c = k; name && *c; c++)
+		name = (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') ||
+		       (*c >= '0' && *c <= '9') || *c == '_';
+	if (!export_key_ok(k))
+		return;
+	FUZZ_ASSERT(name);
+	FUZZ_ASSERT(strncmp(k, "LD_", 3) != 0 && strncmp(k, "BASH", 4) != 0);
+	for (size_t i = 0; i < sizeof(hazards) / sizeof(hazards[0]); i++)
+		FUZZ_ASSERT(strcmp(k, hazards[i]) != 0);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *part[3] = {"", "", ""};
@@ -152,6 +172,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_usb(part[0], part[1], part[2], bufsize);
 	check_export(part[0]);
 	check_export(part[2]);
+	check_export_key(part[1]);
+	check_export_key(part[0]);
 	free(s);
 	return 0;
 }
