@@ -4,85 +4,22 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "alloc-util.h"
 #include "sanitize-match.h"
+#include "siphash.h"
 
-/* ------------------------------------------------------------------ */
-/* SipHash-1-3                                                         */
-/* ------------------------------------------------------------------ */
-
-static uint64_t hash_key[2];
-static bool hash_keyed;
-
-static void key_once(void)
-{
-	uint64_t k[2];
-
-	if (hash_keyed)
-		return;
-	if (getrandom(k, sizeof(k), GRND_NONBLOCK) != (ssize_t)sizeof(k)) {
-		/* no entropy yet (early boot): still unknown to whoever wrote the input */
-		struct timespec ts;
-
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		k[0] = (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid();
-		k[1] = (uint64_t)ts.tv_sec ^ (uint64_t)(uintptr_t)&ts;
-	}
-	hash_key[0] = k[0];
-	hash_key[1] = k[1];
-	hash_keyed = true;
-}
-
-#define ROTL(x, b) (uint64_t)(((x) << (b)) | ((x) >> (64 - (b))))
-#define SIPROUND                                                                                   \
-	do {                                                                                       \
-		v0 += v1;                                                                          \
-		v1 = ROTL(v1, 13);                                                                 \
-		v1 ^= v0;                                                                          \
-		v0 = ROTL(v0, 32);                                                                 \
-		v2 += v3;                                                                          \
-		v3 = ROTL(v3, 16);                                                                 \
-		v3 ^= v2;                                                                          \
-		v0 += v3;                                                                          \
-		v3 = ROTL(v3, 21);                                                                 \
-		v3 ^= v0;                                                                          \
-		v2 += v1;                                                                          \
-		v1 = ROTL(v1, 17);                                                                 \
-		v1 ^= v2;                                                                          \
-		v2 = ROTL(v2, 32);                                                                 \
-	} while (0)
-
+/* The shared SipHash, keyed once per process from getrandom(2). */
 uint64_t sanitize_hash(const void *data, size_t len)
 {
-	const unsigned char *p = data;
-	uint64_t v0, v1, v2, v3, b = (uint64_t)len << 56, m;
-	size_t i = 0;
+	static struct siphash_key key;
+	static bool keyed;
 
-	key_once();
-	v0 = hash_key[0] ^ 0x736f6d6570736575ull;
-	v1 = hash_key[1] ^ 0x646f72616e646f6dull;
-	v2 = hash_key[0] ^ 0x6c7967656e657261ull;
-	v3 = hash_key[1] ^ 0x7465646279746573ull;
-	for (; i + 8 <= len; i += 8) {
-		memcpy(&m, p + i, 8);
-		v3 ^= m;
-		SIPROUND;
-		v0 ^= m;
+	if (!keyed) {
+		siphash_random_key(&key);
+		keyed = true;
 	}
-	for (size_t j = 0; i + j < len; j++)
-		b |= (uint64_t)p[i + j] << (8 * j);
-	v3 ^= b;
-	SIPROUND;
-	v0 ^= b;
-	v2 ^= 0xff;
-	SIPROUND;
-	SIPROUND;
-	SIPROUND;
-	return v0 ^ v1 ^ v2 ^ v3;
+	return siphash24(&key, data, len);
 }
 
 /* ------------------------------------------------------------------ */
