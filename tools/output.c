@@ -2,11 +2,14 @@
 /* Why stdout failed, for sysdev-tree and sysdev-fixture. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "output.h"
 
 static int first_write_errno; /* 0 until a write to descriptor 1 fails */
+static FILE *tracked;	      /* the stream stdout_track_errors() made */
+static FILE *original_stdout; /* glibc's own, put back at exit */
 
 static ssize_t write_stdout(void *cookie, const char *buf, size_t size)
 {
@@ -29,6 +32,17 @@ static ssize_t write_stdout(void *cookie, const char *buf, size_t size)
 	return (ssize_t)done;
 }
 
+/* Free the stream at exit, so that memcheck sees nothing still reachable;
+ * whatever it still holds is flushed first, as exit() would. */
+static void release_tracked(void)
+{
+	if (!tracked || stdout != tracked)
+		return;
+	stdout = original_stdout;
+	fclose(tracked);
+	tracked = NULL;
+}
+
 int stdout_track_errors(void)
 {
 	static const cookie_io_functions_t io = {.write = write_stdout};
@@ -42,7 +56,13 @@ int stdout_track_errors(void)
 	}
 	/* glibc's stdout is a variable one may set (the GNU C Library manual,
 	 * "Standard Streams"); the old stream has nothing buffered yet */
+	if (!tracked && atexit(release_tracked) != 0) {
+		fclose(f);
+		return -ENOMEM;
+	}
 	fflush(stdout);
+	original_stdout = stdout;
+	tracked = f;
 	stdout = f;
 	return 0;
 }
