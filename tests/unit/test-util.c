@@ -168,7 +168,9 @@ static void test_classify_rules(void **state)
 	assert_int_equal(rules_decide(&f), SYSDEV_KIND_CONTAINER);
 }
 
-int main(void)
+#include "unit-main.h"
+
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_normalize),     cmocka_unit_test(test_links),
@@ -176,5 +178,5 @@ int main(void)
 		cmocka_unit_test(test_uevent),        cmocka_unit_test(test_classify_rules),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return UNIT_MAIN(tests, NULL, NULL);
 }
