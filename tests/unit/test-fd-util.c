@@ -284,6 +284,11 @@ static void test_read_file_at_bounds(void **state)
 	assert_int_equal(read_file_at(f->fd, "huge", buf, sizeof(buf), false), -EFBIG);
 	assert_memory_equal(buf, data, 15);
 	assert_int_equal(buf[15], '\0');
+	/* a buffer of one byte holds the empty file only */
+	assert_int_equal(read_file_at(f->fd, "0", buf, 1, true), 0);
+	assert_int_equal(read_file_at(f->fd, "1", buf, 1, true), -EFBIG);
+	assert_int_equal(buf[0], '\0');
+	assert_int_equal(read_file_at(f->fd, "huge", buf, 1, false), -EFBIG);
 	assert_int_equal(read_file_at(f->fd, "16", buf, 0, true), -EINVAL);
 	free(data);
 }
