@@ -205,7 +205,7 @@ static void test_read_at(void **state)
 	uevent_free(&u);
 }
 
-/* Larger than a page: grown up to SYSDEV_ATTR_MAX. */
+/* Larger than a page: grown up to SYSDEV_ATTR_MAX, and -EFBIG past it. */
 static void test_read_at_bounds(void **state)
 {
 	struct fx *f = *state;
@@ -222,6 +222,17 @@ static void test_read_at_bounds(void **state)
 	assert_int_equal(u.len, len);
 	assert_int_equal(u.n, 1);
 	assert_int_equal(strlen(uevent_get(&u, "X")), len - 3);
+	/* one byte more: refused, and nothing left of the last read */
+	data[len - 1] = 'v';
+	data[len] = '\n';
+	write_uevent(f->fd, data, len + 1);
+	assert_int_equal(uevent_read_at(&u, f->fd), -EFBIG);
+	assert_int_equal(u.n, 0);
+	assert_null(uevent_get(&u, "X"));
+	assert_string_equal(u.devnum, "");
+	uevent_free(&u);
+	/* from a fresh struct too */
+	assert_int_equal(uevent_read_at(&u, f->fd), -EFBIG);
 	uevent_free(&u);
 	free(data);
 }
