@@ -86,12 +86,13 @@ int uevent_read_at(struct uevent *u, int dirfd)
 		len = read_file_at(dirfd, "uevent", u->buf, u->cap, false);
 		if (len != -EFBIG || u->cap > SYSDEV_ATTR_MAX)
 			break;
-		char *nb = realloc(u->buf, SYSDEV_ATTR_MAX + 2);
+		/* SYSDEV_ATTR_MAX bytes and the NUL: a byte more is -EFBIG */
+		char *nb = realloc(u->buf, SYSDEV_ATTR_MAX + 1);
 
 		if (!nb)
 			return -ENOMEM;
 		u->buf = nb;
-		u->cap = SYSDEV_ATTR_MAX + 2;
+		u->cap = SYSDEV_ATTR_MAX + 1;
 	}
 	if (len < 0) {
 		uevent_clear(u);

@@ -97,17 +97,22 @@ ssize_t read_file_at(int dirfd, const char *name, char *buf, size_t size, bool c
 	 * is its end, which saves the final zero-length read.
 	 */
 	for (;;) {
-		ssize_t r = read(fd, buf + len, size - 1 - len);
+		ssize_t r;
 
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
-			goto out;
+		/* with @size 1 there is no room at all: only the probe below says whether
+		 * the file is empty (a read of 0 bytes returns 0 whatever the file holds) */
+		if (len < size - 1) {
+			r = read(fd, buf + len, size - 1 - len);
+			if (r < 0) {
+				if (errno == EINTR)
+					continue;
+				err = -errno;
+				goto out;
+			}
+			len += (size_t)r;
+			if (r == 0 || len < size - 1)
+				break;
 		}
-		len += (size_t)r;
-		if (r == 0 || len < size - 1)
-			break;
 		/* the buffer is full: is there more? */
 		char extra;
 

@@ -202,7 +202,9 @@ static void test_node_device(void **state)
 	sysdev_unref(ctx);
 }
 
-int main(void)
+#include "unit-main.h"
+
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_forms),
@@ -210,5 +212,5 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_node_device, setup, teardown),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return UNIT_MAIN(tests, setup, teardown);
 }

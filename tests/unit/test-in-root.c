@@ -138,7 +138,9 @@ static void test_no_link_on_the_way(void **state)
 	assert_int_equal(readlink_below(rootfd, "class/net/up/secret", &target), -ENOTDIR);
 }
 
-int main(void)
+#include "unit-main.h"
+
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_inside),
@@ -146,5 +148,5 @@ int main(void)
 	    cmocka_unit_test(test_no_link_on_the_way),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return UNIT_MAIN(tests, setup, teardown);
 }

@@ -178,7 +178,9 @@ static void test_set(void **state)
 	sysdev_unref(ctx);
 }
 
-int main(void)
+#include "unit-main.h"
+
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
@@ -187,5 +189,5 @@ int main(void)
 		cmocka_unit_test(test_set),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return UNIT_MAIN(tests, setup, teardown);
 }

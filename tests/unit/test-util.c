@@ -168,13 +168,145 @@ static void test_classify_rules(void **state)
 	assert_int_equal(rules_decide(&f), SYSDEV_KIND_CONTAINER);
 }
 
-int main(void)
+/* util.c: the names of a directory (S/class, S/bus), dotfiles left out, sorted bytewise. */
+static void test_name_set(void **state)
+{
+	char *root = tree_new();
+	struct name_set set = {0}, empty = {0};
+	int fd;
+
+	(void)state;
+	tree_dir(root, "class/net/");
+	tree_dir(root, "class/leds/");
+	tree_dir(root, "class/cpu10/");
+	tree_dir(root, "class/cpu1/");
+	tree_dir(root, "class/.hidden/");
+	tree_dir(root, "class/r./");
+	tree_file(root, "class/file", "");
+	tree_link(root, "bus", "class");
+	fd = open(root, O_RDONLY | O_DIRECTORY);
+	assert_int_equal(name_set_load(fd, "class", &set), 0);
+	assert_int_equal(set.n, 6);
+	assert_string_equal(set.names[0], "cpu1");
+	assert_string_equal(set.names[1], "cpu10");
+	assert_string_equal(set.names[2], "file");
+	assert_string_equal(set.names[3], "leds");
+	assert_string_equal(set.names[4], "net");
+	assert_string_equal(set.names[5], "r.");
+	assert_true(name_set_has(&set, "cpu1"));
+	assert_true(name_set_has(&set, "cpu10"));
+	assert_true(name_set_has(&set, "r."));
+	assert_false(name_set_has(&set, "cpu"));
+	assert_false(name_set_has(&set, "cpu100"));
+	assert_false(name_set_has(&set, "r"));
+	assert_false(name_set_has(&set, ".hidden"));
+	assert_false(name_set_has(&set, ""));
+	name_set_free(&set);
+	assert_int_equal(set.n, 0);
+	assert_null(set.names);
+	name_set_free(&set);
+	assert_false(name_set_has(&empty, "net"));
+	/* no link followed, no "..": a tree's S/class that is a link is no S/class */
+	assert_int_equal(name_set_load(fd, "bus", &set), -ENOTDIR);
+	assert_int_equal(set.n, 0);
+	assert_int_equal(name_set_load(fd, "devices/../class", &set), -EINVAL);
+	assert_int_equal(name_set_load(fd, "missing", &set), -ENOENT);
+	assert_int_equal(name_set_load(fd, "class/file", &set), -ENOTDIR);
+	/* from an open directory: read from its start, left open */
+	{
+		int cfd = openat(fd, "class", O_RDONLY | O_DIRECTORY);
+
+		assert_int_equal(name_set_load_fd(cfd, &set), 0);
+		assert_int_equal(set.n, 6);
+		name_set_free(&set);
+		assert_int_equal(name_set_load_fd(cfd, &set), 0);
+		assert_int_equal(set.n, 6);
+		name_set_free(&set);
+		assert_int_equal(fcntl(cfd, F_GETFD) >= 0, 1);
+		close(cfd);
+	}
+	/* an empty directory: an empty set */
+	assert_int_equal(name_set_load(fd, "devices", &set), 0);
+	assert_int_equal(set.n, 0);
+	assert_false(name_set_has(&set, "x"));
+	name_set_free(&set);
+	close(fd);
+	tree_free(root);
+}
+
+/* S/devices/virtual/..., S/devices/system/..., the rest; by component, not by prefix. */
+static void test_placement(void **state)
+{
+	(void)state;
+	assert_int_equal(placement_of("/devices/virtual/net/lo"), SYSDEV_PLACEMENT_VIRTUAL);
+	assert_int_equal(placement_of("/devices/system/cpu/cpu0"), SYSDEV_PLACEMENT_SYSTEM);
+	assert_int_equal(placement_of("/devices/pci0000:00/0000:00:02.0"),
+			 SYSDEV_PLACEMENT_DEVICES);
+	assert_int_equal(placement_of("/devices/platform/virtual/x"), SYSDEV_PLACEMENT_DEVICES);
+	assert_int_equal(placement_of("/devices/virtualx/a"), SYSDEV_PLACEMENT_DEVICES);
+	assert_int_equal(placement_of("/devices/systemd/a"), SYSDEV_PLACEMENT_DEVICES);
+}
+
+static void test_devpath_valid_more(void **state)
+{
+	(void)state;
+	assert_true(devpath_is_valid("/devices/..."));
+	assert_true(devpath_is_valid("/devices/.hidden"));
+	assert_true(devpath_is_valid("/devices/r."));
+	assert_true(devpath_is_valid("/devices/a\nb"));
+	assert_true(devpath_is_valid("/devices/\xff"));
+	assert_false(devpath_is_valid("/devices/x/."));
+	assert_false(devpath_is_valid("/devices/x/"));
+	assert_false(devpath_is_valid("/devices/.."));
+	assert_false(devpath_is_valid("/devices/../devices"));
+	assert_false(devpath_is_valid("//devices/x"));
+	assert_false(devpath_is_valid(""));
+	assert_false(devpath_is_valid("/"));
+	assert_false(devpath_is_valid("/device"));
+}
+
+/* open_devpath(): one component at a time from the root, no link followed. */
+static void test_open_devpath(void **state)
+{
+	char *root = tree_new();
+	struct sysdev *ctx;
+	struct stat a, b;
+	int fd;
+
+	(void)state;
+	tree_article(root);
+	tree_link(root, "devices/platform/jump", "../virtual");
+	assert_int_equal(sysdev_new(root, &ctx), 0);
+	fd = open_devpath(ctx, "/devices/virtual/net/lo");
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &a), 0);
+	assert_int_equal(fstatat(ctx->root_fd, "devices/virtual/net/lo", &b, 0), 0);
+	assert_int_equal(a.st_ino, b.st_ino);
+	close(fd);
+	assert_int_equal(open_devpath(ctx, "/devices/platform/jump/net"), -ENOTDIR);
+	assert_int_equal(open_devpath(ctx, "/devices/platform/jump"), -ENOTDIR);
+	assert_int_equal(open_devpath(ctx, "/devices/nothere"), -ENOENT);
+	assert_int_equal(open_devpath(ctx, "/devices/../class"), -EINVAL);
+	sysdev_unref(ctx);
+	tree_free(root);
+}
+
+#include "unit-main.h"
+
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_normalize),     cmocka_unit_test(test_links),
-		cmocka_unit_test(test_devpath_valid), cmocka_unit_test(test_read_bounded),
-		cmocka_unit_test(test_uevent),        cmocka_unit_test(test_classify_rules),
+	    cmocka_unit_test(test_normalize),
+	    cmocka_unit_test(test_links),
+	    cmocka_unit_test(test_devpath_valid),
+	    cmocka_unit_test(test_read_bounded),
+	    cmocka_unit_test(test_uevent),
+	    cmocka_unit_test(test_classify_rules),
+	    cmocka_unit_test(test_name_set),
+	    cmocka_unit_test(test_placement),
+	    cmocka_unit_test(test_devpath_valid_more),
+	    cmocka_unit_test(test_open_devpath),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return UNIT_MAIN(tests, NULL, NULL);
 }

@@ -450,7 +450,9 @@ static void test_explain(void **state)
 	sysdev_unref(ctx);
 }
 
-int main(void)
+#include "unit-main.h"
+
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kinds),          cmocka_unit_test(test_device_fields),
@@ -459,5 +461,5 @@ int main(void)
 		cmocka_unit_test(test_explain),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return UNIT_MAIN(tests, setup, teardown);
 }
