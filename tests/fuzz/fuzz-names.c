@@ -139,8 +139,8 @@ static void check_export(const char *s)
 
 static void check_export_key(const char *k)
 {
-	static const char *const hazards[] = {"PATH", "IFS", "ENV", "BASH_ENV", "CDPATH",
-					      "PS4", "SHELLOPTS", "UID"};
+	static const char *const hazards[] = {"PATH",	"IFS", "ENV",	    "BASH_ENV",
+					      "CDPATH", "PS4", "SHELLOPTS", "UID"};
 	bool name = (*k >= 'A' && *k <= 'Z') || (*k >= 'a' && *k <= 'z') || *k == '_';
 
 	for (const char *c = k; name && *c; c++)

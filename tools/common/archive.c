@@ -16,8 +16,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "libsysdev-private.h"
+#include "archive.h"
+#include "alloc-util.h"
+#include "dir-list.h"
+#include "fd-util.h"
 #include "hex-util.h"
+#include "path-util.h"
 #include "siphash.h"
 
 #define ARCHIVE_HEADER "sysdev-archive 1"
@@ -262,8 +266,7 @@ static int pack_dir(struct packer *p, int fd, size_t plen, unsigned depth)
 	return err;
 }
 
-_public_ int sysdev_archive_pack(int src_dirfd, int out_fd, unsigned flags,
-				 struct sysdev_capture_stats *stats)
+int archive_pack(int src_dirfd, int out_fd, unsigned flags, struct sysdev_capture_stats *stats)
 {
 	struct sysdev_capture_stats local;
 	struct packer p = {0};
@@ -706,8 +709,7 @@ static int parse_mode(const char *p, const char *end, mode_t *mode)
 	return 0;
 }
 
-_public_ int sysdev_archive_unpack_buffer(const char *buf, size_t len, int dest_dirfd,
-					  size_t *bad_line)
+int archive_unpack_buffer(const char *buf, size_t len, int dest_dirfd, size_t *bad_line)
 {
 	struct unpacker u = {.top = dest_dirfd};
 	struct decl_index decl = {0};
@@ -837,7 +839,7 @@ _public_ int sysdev_archive_unpack_buffer(const char *buf, size_t len, int dest_
 	return err;
 }
 
-_public_ int sysdev_archive_unpack(int in_fd, int dest_dirfd, size_t *bad_line)
+int archive_unpack(int in_fd, int dest_dirfd, size_t *bad_line)
 {
 	size_t cap = 65536, len = 0;
 	char *buf;
@@ -875,7 +877,7 @@ _public_ int sysdev_archive_unpack(int in_fd, int dest_dirfd, size_t *bad_line)
 			break;
 		len += (size_t)r;
 	}
-	err = sysdev_archive_unpack_buffer(buf, len, dest_dirfd, bad_line);
+	err = archive_unpack_buffer(buf, len, dest_dirfd, bad_line);
 	free(buf);
 	return err;
 }

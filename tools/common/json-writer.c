@@ -3,7 +3,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "cli.h"
+#include "alloc-util.h"
+#include "escape.h"
 #include "json-writer.h"
 
 void jw_init(struct jw *w, FILE *f)

@@ -35,6 +35,7 @@
 
 #include "dir-list.h"
 #include "fd-util.h"
+#include "archive.h"
 #include "libsysdev.h"
 #include "root-archive.h"
 
@@ -220,7 +221,7 @@ int root_prepare(const char *prog, const char **root)
 		close(in);
 		return -1;
 	}
-	err = sysdev_archive_unpack(in, out, &line);
+	err = archive_unpack(in, out, &line);
 	close(in);
 	close(out);
 	if (err < 0) {

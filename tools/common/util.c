@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Small helpers shared by the commands of sysdev-tree. */
+/* Small helpers shared by the tools. */
 #include <string.h>
 
-#include "cli.h"
+#include "util.h"
 
 bool str_eq_or_null(const char *a, const char *b)
 {

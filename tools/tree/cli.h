@@ -6,15 +6,11 @@
 #include <stdio.h>
 
 #include "alloc-util.h"
+#include "args.h"
+#include "escape.h"
 #include "libsysdev.h"
-
-#define EXIT_RUNTIME 1
-#define EXIT_USAGE 2
-/*
- * --diff and --check-udev answer a question, as diff(1) and cmp(1) do: 0 the
- * same, 1 different; so a comparison that could not be made is 2, as there.
- */
-#define EXIT_TROUBLE 2
+#include "messages.h"
+#include "util.h"
 
 struct column;
 struct jw;
@@ -61,47 +57,6 @@ struct options {
 	const char *diff_old_label, *diff_new_label; /* as typed (an archive's name) */
 	const char *format; /* --format: text, json, openmetrics (--stats), jsonl (--diff) */
 };
-
-/* sysdev-tree.c */
-extern const char *program_name;
-/* One line on stderr: "sysdev-tree: WHAT: MESSAGE". */
-void warnx_(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Words for a library error about @what (a path or argument). */
-const char *error_words(int err);
-/*
- * Resolve an argument that names a place in the tree (a DEVICE form, or a
- * path: absolute, relative to the current directory, a devpath) to a
- * devpath under /devices.  On failure, says why in one line and returns < 0.
- */
-int resolve_arg(struct sysdev *ctx, const char *arg, char **devpath);
-/* The same for START: any directory under S/devices.  Says why on failure. */
-int resolve_start(struct sysdev *ctx, const char *start, char **devpath);
-/* Why sysdev_new(@root) failed, in words. */
-void warn_root(const char *root, int err);
-/* The walk's start from o->start (NULL when none); warns and returns < 0 on failure. */
-int start_or_warn(struct sysdev *ctx, const struct options *o, char **start);
-/* A syspath for messages: root + devpath. */
-const char *syspath_of(struct sysdev *ctx, const char *devpath);
-/* Open a device named on the command line, printing a clear error; NULL on failure. */
-struct sysdev_device *open_device_or_warn(struct sysdev *ctx, const char *spec);
-/* Flush stdout: 0, or EXIT_RUNTIME after saying why (once).  A closed pipe is no
- * error: it sets stdout_closed, and the program then exits 0, as lsblk does; any
- * other write error (a full disk, /dev/full) is. */
-int check_output(void);
-extern bool stdout_closed;
-
-/* util.c (grow_array() and strdup_or_null() come from the basic layer, alloc-util.h) */
-bool str_eq_or_null(const char *a, const char *b); /* NULL equals only NULL */
-
-/* escape.c: escaping for text and JSON output */
-void fput_text(FILE *f, const char *s);	       /* one line stays one line */
-void fput_json_string(FILE *f, const char *s); /* "..." or null when s is NULL */
-/* The same for @len bytes that may hold NULs (binary attributes): \x00, \u0000. */
-void fput_text_len(FILE *f, const char *s, size_t len);
-void fput_json_string_len(FILE *f, const char *s, size_t len);
-/* For the lists: a control byte, a backslash, a byte of invalid UTF-8 and each
- * byte of @also as \xHH; everything else as it is. */
-void fput_hex_escaped(FILE *f, const char *s, const char *also);
 
 /* out-tree.c, out-json.c, cmd-*.c: each returns an exit status */
 int cmd_tree(struct sysdev *ctx, const struct options *o);

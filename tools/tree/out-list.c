@@ -175,7 +175,7 @@ int cmd_list(struct sysdev *ctx, const struct options *o)
 	char *start = NULL;
 	int err, ret = 0;
 
-	if (start_or_warn(ctx, o, &start) < 0)
+	if (start_or_warn(ctx, o->start, &start) < 0)
 		return EXIT_RUNTIME;
 	err = filter_enumerator(ctx, o, start, &e);
 	free(start);

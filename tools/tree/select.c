@@ -208,7 +208,7 @@ int tree_begin(struct sysdev *ctx, const struct options *o, char **start, struct
 	int ret;
 
 	*shown = NULL;
-	if (start_or_warn(ctx, o, start) < 0)
+	if (start_or_warn(ctx, o->start, start) < 0)
 		return EXIT_RUNTIME;
 	if (!filters_given(o))
 		return 0;
