@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The CLI's escaping of hostile names (tools/escape.c): any bytes in, and
+ * The CLI's escaping of hostile names (tools/common/escape.c): any bytes in, and
  *  - text: valid UTF-8 out, no control character (C0, DEL, C1, U+2028/9),
  *    and unescaping (\\ \n \t \xHH) gives back the input exactly;
  *  - JSON: a string literal of valid UTF-8 with no raw control character,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * sysdev-fixture import's parser of umockdev recordings (tools/umockdev.c):
+ * sysdev-fixture import's parser of umockdev recordings (tools/fixture/umockdev.c):
  * any bytes in, and
  *  - it returns 0 or one of its documented errors, never crashes or leaks;
  *  - on success its output is a sysfs archive that the library's own

@@ -85,6 +85,6 @@ int check_output(void)
 		return 0;
 	}
 	failed = err;
-	warnx_("stdout", "write error: %s", strerror(err));
+	warnx_("stdout", "write error: %s", error_words(-err));
 	return EXIT_RUNTIME;
 }

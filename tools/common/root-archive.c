@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "dir-list.h"
+#include "messages.h"
 #include "fd-util.h"
 #include "archive.h"
 #include "libsysdev.h"
@@ -150,7 +151,8 @@ static int start_guard(const char *prog)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
-			fprintf(stderr, "%s: waiting for the worker: %s\n", prog, strerror(errno));
+			fprintf(stderr, "%s: waiting for the worker: %s\n", prog,
+				error_words(-errno));
 			status = 1 << 8;
 			break;
 		}
@@ -186,7 +188,7 @@ int root_prepare(const char *prog, const char **root)
 	in = open(*root, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (in < 0) {
 		fprintf(stderr, "%s: %s: cannot open the archive: %s\n", prog, *root,
-			strerror(errno));
+			error_words(-errno));
 		return -1;
 	}
 	if (!private_dir[0]) {
@@ -196,14 +198,14 @@ int root_prepare(const char *prog, const char **root)
 			 tmp && *tmp ? tmp : "/tmp", prog);
 		if (!mkdtemp(private_dir)) {
 			fprintf(stderr, "%s: %s: cannot make a private directory: %s\n", prog,
-				private_dir, strerror(errno));
+				private_dir, error_words(-errno));
 			private_dir[0] = '\0';
 			close(in);
 			return -1;
 		}
 		err = start_guard(prog);
 		if (err < 0) {
-			fprintf(stderr, "%s: cannot start: %s\n", prog, strerror(-err));
+			fprintf(stderr, "%s: cannot start: %s\n", prog, error_words(err));
 			remove_private_dir();
 			close(in);
 			return -1;
@@ -217,7 +219,7 @@ int root_prepare(const char *prog, const char **root)
 	snprintf(dir, sizeof(dir), "%s/%u", private_dir, n_unpacked);
 	if (mkdir(dir, 0700) < 0 || (out = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
 		fprintf(stderr, "%s: %s: cannot make a directory: %s\n", prog, dir,
-			strerror(errno));
+			error_words(-errno));
 		close(in);
 		return -1;
 	}
@@ -227,10 +229,10 @@ int root_prepare(const char *prog, const char **root)
 	if (err < 0) {
 		if (line)
 			fprintf(stderr, "%s: %s:%zu: not a sysfs archive: %s\n", prog, *root, line,
-				err == -EBADMSG ? "malformed line" : strerror(-err));
+				err == -EBADMSG ? "malformed line" : error_words(err));
 		else
 			fprintf(stderr, "%s: %s: not a sysfs archive: %s\n", prog, *root,
-				err == -EBADMSG ? "malformed" : strerror(-err));
+				err == -EBADMSG ? "malformed" : error_words(err));
 		return -1;
 	}
 	unpacked[n_unpacked] = strdup(dir);

@@ -15,36 +15,9 @@
 #include "dir-list.h"
 #include "in-root.h"
 
-int cmp_dev(const void *a, const void *b)
-{
-	return strcmp(((const struct dev *)a)->devpath, ((const struct dev *)b)->devpath);
-}
-
 int cmp_link(const void *a, const void *b)
 {
 	return strcmp(((const struct link *)a)->list, ((const struct link *)b)->list);
-}
-
-struct dev *find_dev(const struct devs *d, const char *devpath)
-{
-	struct dev key = {.devpath = (char *)devpath};
-
-	if (!d->n)
-		return NULL;
-	return bsearch(&key, d->v, d->n, sizeof(*d->v), cmp_dev);
-}
-
-void devs_free(struct devs *d)
-{
-	for (size_t i = 0; i < d->n; i++) {
-		free(d->v[i].devpath);
-		free(d->v[i].subsystem);
-		free(d->v[i].driver);
-		free(d->v[i].devtype);
-		free(d->v[i].devnum);
-		free(d->v[i].parent);
-	}
-	free(d->v);
 }
 
 void links_free(struct links *l)
@@ -55,29 +28,6 @@ void links_free(struct links *l)
 		free(l->v[i].detail);
 	}
 	free(l->v);
-}
-
-int devs_add(struct devs *d, const char *devpath, const char *subsystem, const char *driver,
-	     const char *devtype, const char *devnum, const char *parent)
-{
-	struct dev *x;
-
-	if (grow_array((void **)&d->v, &d->cap, d->n + 1, sizeof(*d->v)) < 0)
-		return -ENOMEM;
-	x = &d->v[d->n];
-	*x = (struct dev){
-	    .devpath = strdup(devpath),
-	    .subsystem = strdup_or_null(subsystem),
-	    .driver = strdup_or_null(driver),
-	    .devtype = strdup_or_null(devtype),
-	    .devnum = strdup_or_null(devnum),
-	    .parent = strdup_or_null(parent),
-	};
-	d->n++;
-	if (!x->devpath || (subsystem && !x->subsystem) || (driver && !x->driver) ||
-	    (devtype && !x->devtype) || (devnum && !x->devnum) || (parent && !x->parent))
-		return -ENOMEM;
-	return 0;
 }
 
 /* ---------------------------------------------------------------- */
@@ -253,7 +203,7 @@ int udev_collect(struct devs *out)
 		warnx_("libudev",
 		       "scanning /sys reported an error: %s (the list may be "
 		       "incomplete)",
-		       strerror(-err));
+		       error_words(err));
 	err = 0;
 	udev_list_entry_foreach(entry, udev_enumerate_get_list_entry(e))
 	{

@@ -10,17 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct dev {
-	char *devpath;
-	char *subsystem, *driver, *devtype, *devnum, *parent;
-	bool listed; /* walk: libudev lists it */
-	bool linked; /* walk: an entry of the lists links to it */
-};
-
-struct devs {
-	struct dev *v;
-	size_t n, cap;
-};
+#include "devs.h"
 
 struct link {
 	char *list;   /* "/class/net/lo" */
@@ -34,16 +24,9 @@ struct links {
 	size_t n, cap;
 };
 
-/* check-udev-views.c: records, sorted by devpath (cmp_dev) or list path (cmp_link) */
-int cmp_dev(const void *a, const void *b);
+/* check-udev-views.c: the lists, sorted by list path */
 int cmp_link(const void *a, const void *b);
-/* the record for @devpath in sorted @d, or NULL */
-struct dev *find_dev(const struct devs *d, const char *devpath);
-void devs_free(struct devs *d);
 void links_free(struct links *l);
-/* append a record (the strings are copied; NULL stays NULL); 0 or -ENOMEM */
-int devs_add(struct devs *d, const char *devpath, const char *subsystem, const char *driver,
-	     const char *devtype, const char *devnum, const char *parent);
 /*
  * All the lists: S/subsystem/X/devices where the kernel has S/subsystem,
  * else S/bus/X/devices and S/class/X (and S/block on old kernels without

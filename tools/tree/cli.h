@@ -62,7 +62,8 @@ struct options {
 int cmd_tree(struct sysdev *ctx, const struct options *o);
 int cmd_json(struct sysdev *ctx, const struct options *o);
 int cmd_list(struct sysdev *ctx, const struct options *o);
-int cmd_list_columns(bool json); /* every column and its description; JSON with @json */
+/* every column and its description (JSON with --json); needs no root */
+int cmd_list_columns(struct sysdev *ctx, const struct options *o);
 int cmd_stats(struct sysdev *ctx, const struct options *o);
 int cmd_parents(struct sysdev *ctx, const struct options *o);
 int cmd_explain(struct sysdev *ctx, const struct options *o);
@@ -74,7 +75,8 @@ void fput_export_value(FILE *f, const char *s);
 bool export_key_ok(const char *key);
 int cmd_latency_tolerance(struct sysdev *ctx, const struct options *o);
 int cmd_capture(struct sysdev *ctx, const struct options *o);
-int cmd_diff(const struct options *o);
+/* --diff opens OLD and NEW itself: @ctx is NULL */
+int cmd_diff(struct sysdev *ctx, const struct options *o);
 /* cmd-diff.c: whether the kernel numbers this device name in order (wakeup7, device:02) */
 bool name_is_kernel_numbered(const char *name);
 int cmd_check_udev(struct sysdev *ctx, const struct options *o);
@@ -125,9 +127,8 @@ int tree_begin(struct sysdev *ctx, const struct options *o, char **start, struct
 void warn_none_selected(void);
 
 /* out-power.c: the power annotation; text: "  power:... latency-tolerance:...",
- * JSON: the member ', "power": {...}' */
+ * JSON: the member "power" through the writer */
 void power_text(FILE *f, const struct sysdev_power *p);
-void power_json(FILE *f, const struct sysdev_power *p);
 void power_jw(struct jw *w, const struct sysdev_power *p); /* the member "power" */
 /*
  * Attribute values are shown up to a page; a read into ATTR_PAGE + 1 bytes
@@ -139,7 +140,6 @@ void power_jw(struct jw *w, const struct sysdev_power *p); /* the member "power"
 void attr_value_text(FILE *f, const char *buf, ssize_t len);
 /* The same in JSON: "VALUE", {"value": "FIRST_PAGE", "truncated": true} or
  * {"error": "WORDS"} */
-void attr_value_json(FILE *f, const char *buf, ssize_t len);
 void attr_value_jw(struct jw *w, const char *buf, ssize_t len);
 /* "@NAME = VALUE" for attribute @name of a walk's device node */
 void node_attribute_text(FILE *f, const struct sysdev_node *node, const char *name);

@@ -19,13 +19,13 @@ int cmd_capture(struct sysdev *ctx, const struct options *o)
 	if (o->start && resolve_start(ctx, o->start, &devpath) < 0)
 		return EXIT_RUNTIME;
 	if (mkdir(o->capture_dir, 0755) < 0 && errno != EEXIST) {
-		warnx_(o->capture_dir, "cannot create the directory: %s", strerror(errno));
+		warnx_(o->capture_dir, "cannot create the directory: %s", error_words(-errno));
 		free(devpath);
 		return EXIT_RUNTIME;
 	}
 	fd = open(o->capture_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
-		warnx_(o->capture_dir, "cannot open the directory: %s", strerror(errno));
+		warnx_(o->capture_dir, "cannot open the directory: %s", error_words(-errno));
 		free(devpath);
 		return EXIT_RUNTIME;
 	}

@@ -32,6 +32,7 @@
 
 #include "check-udev.h"
 #include "cli.h"
+#include "json-writer.h"
 #include "plural.h"
 
 struct diff {
@@ -149,7 +150,7 @@ int cmd_check_udev(struct sysdev *ctx, const struct options *o)
 		warnx_(root,
 		       "libudev reads /sys only, and binding this root over /sys in a "
 		       "private mount namespace failed: %s: %s",
-		       step, strerror(-err));
+		       step, error_words(err));
 		fprintf(stderr,
 			"%s: run it as root, or bind the tree yourself where you may:\n"
 			"  unshare -m sh -c 'mount --bind %s /sys && "
@@ -176,7 +177,7 @@ int cmd_check_udev(struct sysdev *ctx, const struct options *o)
 	}
 	err = udev_collect(&udev);
 	if (err < 0) {
-		warnx_("libudev", "enumeration failed: %s", strerror(-err));
+		warnx_("libudev", "enumeration failed: %s", error_words(err));
 		goto out;
 	}
 	if (udev.n)
@@ -230,79 +231,94 @@ int cmd_check_udev(struct sysdev *ctx, const struct options *o)
 	ret = listed ? 0 : 1;
 
 	if (o->json) {
-		bool first;
+		struct jw jw, *j = &jw;
 
-		fputs("{\n  \"sysfs\": ", stdout);
-		fput_json_string(stdout, root);
-		printf(",\n  \"agree\": %s,\n", listed ? "true" : "false");
-		printf(
-		    "  \"counts\": {\"walk\": %zu, \"udev\": %zu, \"links\": %zu, \"both\": %zu, "
-		    "\"udev_only\": %zu, \"links_udev_misses\": %zu, \"differences\": %zu, "
-		    "\"not_linked\": %zu, \"with_subsystem_not_listed\": %zu},\n",
-		    walk.n, udev.n, links.n, n_both, n_udev_only, n_bad_links, diffs.n,
-		    n_not_linked, n_sub_unlisted);
-		fputs("  \"udev_only\": [", stdout);
-		first = true;
+		jw_init(j, stdout);
+		jw_begin_object(j);
+		jw_break(j, 1);
+		jw_member_string(j, "sysfs", root);
+		jw_break(j, 1);
+		jw_key(j, "agree");
+		jw_bool(j, listed);
+		jw_break(j, 1);
+		jw_key(j, "counts");
+		jw_begin_object(j);
+		jw_member_uint(j, "walk", walk.n);
+		jw_member_uint(j, "udev", udev.n);
+		jw_member_uint(j, "links", links.n);
+		jw_member_uint(j, "both", n_both);
+		jw_member_uint(j, "udev_only", n_udev_only);
+		jw_member_uint(j, "links_udev_misses", n_bad_links);
+		jw_member_uint(j, "differences", diffs.n);
+		jw_member_uint(j, "not_linked", n_not_linked);
+		jw_member_uint(j, "with_subsystem_not_listed", n_sub_unlisted);
+		jw_end_object(j);
+		jw_break(j, 1);
+		jw_key(j, "udev_only");
+		jw_begin_array(j);
 		for (size_t i = 0; i < udev.n; i++) {
 			if (udev.v[i].listed)
 				continue;
-			fputs(first ? "\n    {\"path\": " : ",\n    {\"path\": ", stdout);
-			first = false;
-			fput_json_string(stdout, udev.v[i].devpath);
-			fputs(", \"subsystem\": ", stdout);
-			fput_json_string(stdout, udev.v[i].subsystem);
-			fputs("}", stdout);
+			jw_break(j, 2);
+			jw_begin_object(j);
+			jw_member_string(j, "path", udev.v[i].devpath);
+			jw_member_string(j, "subsystem", udev.v[i].subsystem);
+			jw_end_object(j);
 		}
-		fputs(first ? "],\n" : "\n  ],\n", stdout);
-		fputs("  \"links_udev_misses\": [", stdout);
-		first = true;
+		jw_break(j, 1);
+		jw_end_array(j);
+		jw_break(j, 1);
+		jw_key(j, "links_udev_misses");
+		jw_begin_array(j);
 		for (size_t i = 0; i < links.n; i++) {
 			struct link *x = &links.v[i];
 			struct dev *w = x->target ? find_dev(&walk, x->target) : NULL;
 
 			if (x->target && find_dev(&udev, x->target))
 				continue;
-			fputs(first ? "\n    {\"link\": " : ",\n    {\"link\": ", stdout);
-			first = false;
-			fput_json_string(stdout, x->list);
-			fputs(", \"target\": ", stdout);
-			fput_json_string(stdout, x->target);
-			fputs(", \"reason\": ", stdout);
-			fput_json_string(stdout, link_why_word(x, w));
-			fputs(", \"detail\": ", stdout);
-			fput_json_string(stdout, x->detail);
-			fputs("}", stdout);
+			jw_break(j, 2);
+			jw_begin_object(j);
+			jw_member_string(j, "link", x->list);
+			jw_member_string(j, "target", x->target);
+			jw_member_string(j, "reason", link_why_word(x, w));
+			jw_member_string(j, "detail", x->detail);
+			jw_end_object(j);
 		}
-		fputs(first ? "],\n" : "\n  ],\n", stdout);
-		fputs("  \"differences\": [", stdout);
+		jw_break(j, 1);
+		jw_end_array(j);
+		jw_break(j, 1);
+		jw_key(j, "differences");
+		jw_begin_array(j);
 		for (size_t i = 0; i < diffs.n; i++) {
-			fputs(i ? ",\n    {\"path\": " : "\n    {\"path\": ", stdout);
-			fput_json_string(stdout, diffs.v[i].devpath);
-			fputs(", \"field\": ", stdout);
-			fput_json_string(stdout, diffs.v[i].field);
-			fputs(", \"walk\": ", stdout);
-			fput_json_string(stdout, diffs.v[i].walk);
-			fputs(", \"udev\": ", stdout);
-			fput_json_string(stdout, diffs.v[i].udev);
-			fputs("}", stdout);
+			jw_break(j, 2);
+			jw_begin_object(j);
+			jw_member_string(j, "path", diffs.v[i].devpath);
+			jw_member_string(j, "field", diffs.v[i].field);
+			jw_member_string(j, "walk", diffs.v[i].walk);
+			jw_member_string(j, "udev", diffs.v[i].udev);
+			jw_end_object(j);
 		}
-		fputs(diffs.n ? "\n  ],\n" : "],\n", stdout);
+		jw_break(j, 1);
+		jw_end_array(j);
 		for (int pass = 0; pass < 2; pass++) {
-			fputs(pass ? "  \"with_subsystem_not_listed\": [" : "  \"not_linked\": [",
-			      stdout);
-			first = true;
+			jw_break(j, 1);
+			jw_key(j, pass ? "with_subsystem_not_listed" : "not_linked");
+			jw_begin_array(j);
 			for (size_t i = 0; i < walk.n; i++) {
 				struct dev *w = &walk.v[i];
 
 				if (w->listed || w->linked || !w->subsystem != !pass)
 					continue;
-				fputs(first ? "\n    " : ",\n    ", stdout);
-				first = false;
-				fput_json_string(stdout, w->devpath);
+				jw_break(j, 2);
+				jw_string(j, w->devpath);
 			}
-			fputs(first ? "]" : "\n  ]", stdout);
-			fputs(pass ? "\n}\n" : ",\n", stdout);
+			jw_break(j, 1);
+			jw_end_array(j);
 		}
+		jw_break(j, 0);
+		jw_end_object(j);
+		putchar('\n');
+		jw_done(j);
 		goto out;
 	}
 

@@ -30,32 +30,8 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-
-struct attr {
-	char *name;
-	char *value; /* NULL: unreadable */
-	size_t len;  /* bytes of value: binary attributes hold NULs */
-	int err;
-};
-
-struct dev {
-	char *devpath;
-	const char *name; /* points into devpath */
-	char *subsystem, *driver, *devnum, *parent;
-	char *modalias; /* MODALIAS property or modalias attribute: what the device is */
-	struct attr *attrs;
-	size_t nattrs;
-	/* set while comparing */
-	struct dev *moved_to;	/* OLD side: its counterpart in NEW */
-	struct dev *moved_from; /* NEW side */
-	struct dev *carried_by; /* OLD side: the moved ancestor that carried it */
-	size_t carried;		/* OLD side: moves it carried */
-};
-
-struct devs {
-	struct dev *v;
-	size_t n, cap;
-};
+#include "devs.h"
+#include "json-writer.h"
 
 enum ev_kind { EV_REMOVED, EV_ADDED, EV_MOVED, EV_CHANGED };
 
@@ -79,40 +55,6 @@ struct walk_state {
 	bool attrs;
 	struct walk_errors errors;
 };
-
-static int cmp_dev(const void *a, const void *b)
-{
-	return strcmp(((const struct dev *)a)->devpath, ((const struct dev *)b)->devpath);
-}
-
-static struct dev *find_dev(const struct devs *d, const char *devpath)
-{
-	struct dev key = {.devpath = (char *)devpath};
-
-	if (!d->n || !devpath)
-		return NULL;
-	return bsearch(&key, d->v, d->n, sizeof(*d->v), cmp_dev);
-}
-
-static void devs_free(struct devs *d)
-{
-	for (size_t i = 0; i < d->n; i++) {
-		struct dev *x = &d->v[i];
-
-		free(x->devpath);
-		free(x->subsystem);
-		free(x->driver);
-		free(x->devnum);
-		free(x->parent);
-		free(x->modalias);
-		for (size_t j = 0; j < x->nattrs; j++) {
-			free(x->attrs[j].name);
-			free(x->attrs[j].value);
-		}
-		free(x->attrs);
-	}
-	free(d->v);
-}
 
 /* The regular files of the device directory, "uevent" excepted, sorted (the walk sorts). */
 static int read_attrs(const struct sysdev_node *node, struct dev *x)
@@ -168,19 +110,12 @@ static int on_node(const struct sysdev_node *node, void *data)
 	}
 	if (sysdev_node_get_kind(node) != SYSDEV_KIND_DEVICE)
 		return 0;
-	if (grow_array((void **)&w->devs->v, &w->devs->cap, w->devs->n + 1, sizeof(*w->devs->v)) <
-	    0)
-		return -ENOMEM;
-	x = &w->devs->v[w->devs->n++];
-	*x = (struct dev){
-	    .devpath = strdup(sysdev_node_get_devpath(node)),
-	    .subsystem = strdup_or_null(sysdev_node_get_subsystem(node)),
-	    .driver = strdup_or_null(sysdev_node_get_driver(node)),
-	    .devnum = strdup_or_null(sysdev_node_get_devnum(node)),
-	    .parent = strdup_or_null(sysdev_node_get_parent(node)),
-	};
-	if (!x->devpath)
-		return -ENOMEM;
+	err = devs_add(w->devs, sysdev_node_get_devpath(node), sysdev_node_get_subsystem(node),
+		       sysdev_node_get_driver(node), NULL, sysdev_node_get_devnum(node),
+		       sysdev_node_get_parent(node));
+	if (err < 0)
+		return err;
+	x = &w->devs->v[w->devs->n - 1];
 	if (sysdev_node_get_property(node, "MODALIAS")) {
 		x->modalias = strdup(sysdev_node_get_property(node, "MODALIAS"));
 	} else if (sysdev_node_has_entry(node, "modalias")) {
@@ -462,16 +397,18 @@ static void put_attr(FILE *f, const struct attr *a)
 	}
 }
 
-static void json_attr(FILE *f, const char *key, const struct attr *a)
+static void json_attr(struct jw *w, const char *key, const struct attr *a)
 {
-	fprintf(f, ", \"%s\": ", key);
+	char error_key[32];
+
+	jw_key(w, key);
 	if (a && a->value)
-		fput_json_string_len(f, a->value, a->len);
+		jw_string_len(w, a->value, a->len);
 	else
-		fputs("null", f);
+		jw_null(w);
 	if (a && !a->value) {
-		fprintf(f, ", \"%s_error\": ", key);
-		fput_json_string(f, error_words(a->err));
+		snprintf(error_key, sizeof(error_key), "%s_error", key);
+		jw_member_string(w, error_key, error_words(a->err));
 	}
 }
 
@@ -484,35 +421,35 @@ static const char *field_value(const struct dev *d, const char *field)
 	return d->devnum;
 }
 
-static void json_dev(FILE *f, const struct dev *d)
+/* A device's fields, {"path", "subsystem", "driver", "devnum"} (no "path" without
+ * @with_path), or null for none. */
+static void json_dev(struct jw *w, const struct dev *d, bool with_path)
 {
-	fputs("{\"path\": ", f);
-	fput_json_string(f, d->devpath);
-	fputs(", \"subsystem\": ", f);
-	fput_json_string(f, d->subsystem);
-	fputs(", \"driver\": ", f);
-	fput_json_string(f, d->driver);
-	fputs(", \"devnum\": ", f);
-	fput_json_string(f, d->devnum);
-	fputs("}", f);
+	if (!d) {
+		jw_null(w);
+		return;
+	}
+	jw_begin_object(w);
+	if (with_path)
+		jw_member_string(w, "path", d->devpath);
+	jw_member_string(w, "subsystem", d->subsystem);
+	jw_member_string(w, "driver", d->driver);
+	jw_member_string(w, "devnum", d->devnum);
+	jw_end_object(w);
 }
 
 /* The members of a changed field, the same in --json and jsonl:
  * "field", then "name" for an attribute, then "old" and "new". */
-static void json_change(FILE *f, const struct event *e)
+static void json_change(struct jw *w, const struct event *e)
 {
-	fputs(", \"field\": ", f);
-	fput_json_string(f, e->field);
+	jw_member_string(w, "field", e->field);
 	if (e->attr_name) {
-		fputs(", \"name\": ", f);
-		fput_json_string(f, e->attr_name);
-		json_attr(f, "old", e->attr_a);
-		json_attr(f, "new", e->attr_b);
+		jw_member_string(w, "name", e->attr_name);
+		json_attr(w, "old", e->attr_a);
+		json_attr(w, "new", e->attr_b);
 	} else {
-		fputs(", \"old\": ", f);
-		fput_json_string(f, field_value(e->a, e->field));
-		fputs(", \"new\": ", f);
-		fput_json_string(f, field_value(e->b, e->field));
+		jw_member_string(w, "old", field_value(e->a, e->field));
+		jw_member_string(w, "new", field_value(e->b, e->field));
 	}
 }
 
@@ -520,67 +457,71 @@ static void print_json(const struct options *o, const struct events *ev, size_t 
 		       const size_t counts[4])
 {
 	static const char *const names[] = {"removed", "added", "moved", "changed"};
-	FILE *f = stdout;
+	struct jw jw, *w = &jw;
 
-	fputs("{\n  \"old\": ", f);
-	fput_json_string(f, o->diff_old_label ? o->diff_old_label : o->diff_old);
-	fputs(",\n  \"new\": ", f);
-	fput_json_string(f, o->diff_new_label ? o->diff_new_label : o->diff_new);
-	fprintf(f, ",\n  \"same\": %s,\n", ev->n ? "false" : "true");
-	fprintf(f,
-		"  \"counts\": {\"old\": %zu, \"new\": %zu, \"removed\": %zu, \"added\": %zu, "
-		"\"moved\": %zu, \"changed\": %zu}",
-		n_old, n_new, counts[EV_REMOVED], counts[EV_ADDED], counts[EV_MOVED],
-		counts[EV_CHANGED]);
+	jw_init(w, stdout);
+	jw_begin_object(w);
+	jw_break(w, 1);
+	jw_member_string(w, "old", o->diff_old_label ? o->diff_old_label : o->diff_old);
+	jw_break(w, 1);
+	jw_member_string(w, "new", o->diff_new_label ? o->diff_new_label : o->diff_new);
+	jw_break(w, 1);
+	jw_key(w, "same");
+	jw_bool(w, ev->n == 0);
+	jw_break(w, 1);
+	jw_key(w, "counts");
+	jw_begin_object(w);
+	jw_member_uint(w, "old", n_old);
+	jw_member_uint(w, "new", n_new);
+	for (int k = 0; k < 4; k++)
+		jw_member_uint(w, names[k], counts[k]);
+	jw_end_object(w);
 	for (int k = 0; k < 4; k++) {
-		bool first = true;
-
-		fprintf(f, ",\n  \"%s\": [", names[k]);
+		jw_break(w, 1);
+		jw_key(w, names[k]);
+		jw_begin_array(w);
 		for (size_t i = 0; i < ev->n; i++) {
 			const struct event *e = &ev->v[i];
 
 			if ((int)e->kind != k)
 				continue;
-			fputs(first ? "\n    " : ",\n    ", f);
-			first = false;
+			jw_break(w, 2);
 			switch (e->kind) {
 			case EV_REMOVED:
-				json_dev(f, e->a);
+				json_dev(w, e->a, true);
 				break;
 			case EV_ADDED:
-				json_dev(f, e->b);
+				json_dev(w, e->b, true);
 				break;
 			case EV_MOVED:
-				fputs("{\"old\": ", f);
-				fput_json_string(f, e->a->devpath);
-				fputs(", \"new\": ", f);
-				fput_json_string(f, e->b->devpath);
-				fputs(", \"old_parent\": ", f);
-				fput_json_string(f, e->a->parent);
-				fputs(", \"new_parent\": ", f);
-				fput_json_string(f, e->b->parent);
-				fputs(", \"subsystem\": ", f);
-				fput_json_string(f, e->a->subsystem);
-				fputs(", \"carried_by\": ", f);
-				fput_json_string(f, e->a->carried_by ? e->a->carried_by->devpath
-								     : NULL);
-				fputs("}", f);
+				jw_begin_object(w);
+				jw_member_string(w, "old", e->a->devpath);
+				jw_member_string(w, "new", e->b->devpath);
+				jw_member_string(w, "old_parent", e->a->parent);
+				jw_member_string(w, "new_parent", e->b->parent);
+				jw_member_string(w, "subsystem", e->a->subsystem);
+				jw_member_string(w, "carried_by",
+						 e->a->carried_by ? e->a->carried_by->devpath
+								  : NULL);
+				jw_end_object(w);
 				break;
 			case EV_CHANGED:
-				fputs("{\"path\": ", f);
-				fput_json_string(f, e->b->devpath);
-				if (e->a->moved_to) {
-					fputs(", \"old_path\": ", f);
-					fput_json_string(f, e->a->devpath);
-				}
-				json_change(f, e);
-				fputs("}", f);
+				jw_begin_object(w);
+				jw_member_string(w, "path", e->b->devpath);
+				if (e->a->moved_to)
+					jw_member_string(w, "old_path", e->a->devpath);
+				json_change(w, e);
+				jw_end_object(w);
 				break;
 			}
 		}
-		fputs(first ? "]" : "\n  ]", f);
+		jw_break(w, 1);
+		jw_end_array(w);
 	}
-	fputs("\n}\n", f);
+	jw_break(w, 0);
+	jw_end_object(w);
+	putchar('\n');
+	jw_done(w);
 }
 
 /*
@@ -592,59 +533,45 @@ static void print_json(const struct options *o, const struct events *ev, size_t 
  *   changed        "field" (subsystem, driver, devnum, attribute; "name" for
  *                  an attribute) and its OLD and NEW values (null: absent).
  */
-static void jsonl_fields(FILE *f, const struct dev *d)
-{
-	if (!d) {
-		fputs("null", f);
-		return;
-	}
-	fputs("{\"subsystem\": ", f);
-	fput_json_string(f, d->subsystem);
-	fputs(", \"driver\": ", f);
-	fput_json_string(f, d->driver);
-	fputs(", \"devnum\": ", f);
-	fput_json_string(f, d->devnum);
-	fputc('}', f);
-}
-
 static void print_jsonl(const struct events *ev)
 {
 	static const char *const names[] = {"removed", "added", "moved", "changed"};
-	FILE *f = stdout;
+	struct jw jw, *w = &jw;
 
+	jw_init(w, stdout);
 	for (size_t i = 0; i < ev->n; i++) {
 		const struct event *e = &ev->v[i];
 
-		fprintf(f, "{\"what\": \"%s\", \"devpath\": ", names[e->kind]);
+		jw_begin_object(w);
+		jw_member_string(w, "what", names[e->kind]);
 		switch (e->kind) {
 		case EV_REMOVED:
 		case EV_ADDED:
-			fput_json_string(f, e->kind == EV_REMOVED ? e->a->devpath : e->b->devpath);
-			fputs(", \"old\": ", f);
-			jsonl_fields(f, e->kind == EV_REMOVED ? e->a : NULL);
-			fputs(", \"new\": ", f);
-			jsonl_fields(f, e->kind == EV_ADDED ? e->b : NULL);
+			jw_member_string(w, "devpath",
+					 e->kind == EV_REMOVED ? e->a->devpath : e->b->devpath);
+			jw_key(w, "old");
+			json_dev(w, e->kind == EV_REMOVED ? e->a : NULL, false);
+			jw_key(w, "new");
+			json_dev(w, e->kind == EV_ADDED ? e->b : NULL, false);
 			break;
 		case EV_MOVED:
-			fput_json_string(f, e->a->devpath);
-			fputs(", \"old\": ", f);
-			fput_json_string(f, e->a->devpath);
-			fputs(", \"new\": ", f);
-			fput_json_string(f, e->b->devpath);
-			fputs(", \"carried_by\": ", f);
-			fput_json_string(f, e->a->carried_by ? e->a->carried_by->devpath : NULL);
+			jw_member_string(w, "devpath", e->a->devpath);
+			jw_member_string(w, "old", e->a->devpath);
+			jw_member_string(w, "new", e->b->devpath);
+			jw_member_string(w, "carried_by",
+					 e->a->carried_by ? e->a->carried_by->devpath : NULL);
 			break;
 		case EV_CHANGED:
-			fput_json_string(f, e->b->devpath);
-			if (e->a->moved_to) {
-				fputs(", \"old_devpath\": ", f);
-				fput_json_string(f, e->a->devpath);
-			}
-			json_change(f, e);
+			jw_member_string(w, "devpath", e->b->devpath);
+			if (e->a->moved_to)
+				jw_member_string(w, "old_devpath", e->a->devpath);
+			json_change(w, e);
 			break;
 		}
-		fputs("}\n", f);
+		jw_end_object(w);
+		putchar('\n');
 	}
+	jw_done(w);
 }
 
 static void print_text(const struct options *o, const struct events *ev)
@@ -701,7 +628,7 @@ static void print_text(const struct options *o, const struct events *ev)
 	}
 }
 
-int cmd_diff(const struct options *o)
+int cmd_diff(struct sysdev *ctx, const struct options *o)
 {
 	struct devs olds = {0}, news = {0};
 	struct events ev = {0};
@@ -709,6 +636,7 @@ int cmd_diff(const struct options *o)
 	bool incomplete = false;
 	int ret = EXIT_TROUBLE;
 
+	(void)ctx; /* it opens OLD and NEW itself */
 	if (load(o->diff_old, o->attrs, &olds, &incomplete) != 0 ||
 	    load(o->diff_new, o->attrs, &news, &incomplete) != 0)
 		goto out;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "json-writer.h"
 #include "names.h"
 
 struct prop {
@@ -102,6 +103,7 @@ int cmd_properties(struct sysdev *ctx, const struct options *o)
 	struct names *names = NULL;
 	struct names_stats st;
 	struct props p = {0};
+	struct jw w;
 	int err;
 
 	if (!dev)
@@ -117,14 +119,14 @@ int cmd_properties(struct sysdev *ctx, const struct options *o)
 	if (st.modaliases && !names_have_database(names))
 		warnx_(NULL, "no hardware database (hwdb.bin) could be opened: no "
 			     "ID_VENDOR_FROM_DATABASE or ID_MODEL_FROM_DATABASE");
-	if (o->json)
-		fputs("{", stdout);
+	if (o->json) {
+		jw_init(&w, stdout);
+		jw_begin_object(&w);
+	}
 	for (size_t i = 0; i < p.n; i++) {
 		if (o->json) {
-			fputs(i ? ",\n  " : "\n  ", stdout);
-			fput_json_string(stdout, p.v[i].key);
-			fputs(": ", stdout);
-			fput_json_string(stdout, p.v[i].value);
+			jw_break(&w, 1);
+			jw_member_string(&w, p.v[i].key, p.v[i].value);
 			continue;
 		}
 		if (o->export_values) {
@@ -145,8 +147,13 @@ int cmd_properties(struct sysdev *ctx, const struct options *o)
 		fput_text(stdout, p.v[i].value);
 		fputc('\n', stdout);
 	}
-	if (o->json)
-		fputs("\n}\n", stdout);
+	if (o->json) {
+		/* SYSDEV_KIND and the others are always there: never an empty object */
+		jw_break(&w, 0);
+		jw_end_object(&w);
+		putchar('\n');
+		jw_done(&w);
+	}
 	if (left_out)
 		warnx_("--export",
 		       "left out %zu %s whose key is not a shell name or is a variable the shell "

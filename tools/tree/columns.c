@@ -266,11 +266,12 @@ bool columns_need(const struct column *const *cols, size_t n, unsigned flag)
 	return false;
 }
 
-int cmd_list_columns(bool json)
+int cmd_list_columns(struct sysdev *ctx, const struct options *o)
 {
 	struct jw w;
 
-	if (!json) {
+	(void)ctx;
+	if (!o->json) {
 		for (size_t i = 0; i < n_columns; i++)
 			printf("%-18s %s\n", columns[i].name, columns[i].help);
 		return 0;

@@ -93,7 +93,7 @@ static int enter(const struct sysdev_node *node, void *data)
 	}
 	err = sysdev_node_get_error(node);
 	if (err) {
-		jw_member_string(w, "error", strerror(-err));
+		jw_member_string(w, "error", error_words(err));
 		walk_error_note(&t->errors, t->ctx, node);
 	}
 	if (sysdev_node_is_truncated(node)) {

@@ -76,21 +76,6 @@ void attr_value_text(FILE *f, const char *buf, ssize_t len)
 	}
 }
 
-void attr_value_json(FILE *f, const char *buf, ssize_t len)
-{
-	if (len >= 0) {
-		fput_json_string_len(f, buf, (size_t)len);
-	} else if (len == -EFBIG) {
-		fputs("{\"value\": ", f);
-		fput_json_string_len(f, buf, ATTR_PAGE);
-		fputs(", \"truncated\": true}", f);
-	} else {
-		fputs("{\"error\": ", f);
-		fput_json_string(f, error_words((int)len));
-		fputc('}', f);
-	}
-}
-
 void attr_value_jw(struct jw *w, const char *buf, ssize_t len)
 {
 	if (len >= 0) {
@@ -118,43 +103,7 @@ void node_attribute_text(FILE *f, const struct sysdev_node *node, const char *na
 	attr_value_text(f, buf, sysdev_node_read_attribute(node, name, buf, sizeof(buf)));
 }
 
-void power_json(FILE *f, const struct sysdev_power *p)
-{
-	char why[128];
-
-	fputs(", \"power\": {\"runtime_status\": ", f);
-	fput_json_string(f, p->runtime_status[0] ? p->runtime_status : NULL);
-	fputs(", \"control\": ", f);
-	fput_json_string(f, p->control[0] ? p->control : NULL);
-	fputs(", \"wakeup\": ", f);
-	fput_json_string(f, p->wakeup[0] ? p->wakeup : NULL);
-	fputs(", \"pm_qos_latency_tolerance_us\": ", f);
-	switch (p->lt_kind) {
-	case SYSDEV_LT_AUTO:
-		fputs("\"auto\"", f);
-		break;
-	case SYSDEV_LT_ANY:
-		fputs("\"any\"", f);
-		break;
-	case SYSDEV_LT_VALUE:
-		fprintf(f, "%d", p->lt_us);
-		break;
-	case SYSDEV_LT_INVALID:
-		lt_reason(p, why, sizeof(why));
-		fputs("\"invalid\", \"pm_qos_latency_tolerance_error\": ", f);
-		fput_json_string(f, why);
-		if (p->lt_error == -EBADMSG) {
-			fputs(", \"pm_qos_latency_tolerance_text\": ", f);
-			fput_json_string(f, p->lt_text);
-		}
-		break;
-	default:
-		fputs("null", f);
-	}
-	fputs("}", f);
-}
-
-/* The same member through the JSON writer. */
+/* The member "power", through the JSON writer. */
 void power_jw(struct jw *w, const struct sysdev_power *p)
 {
 	char why[128];

@@ -207,7 +207,7 @@ static int enter(const struct sysdev_node *node, void *data)
 	node_columns(t, node, kind, depth);
 	err = sysdev_node_get_error(node);
 	if (err) {
-		fprintf(t->out, "  %s(unreadable: %s)%s", col(t, C_ERROR), strerror(-err),
+		fprintf(t->out, "  %s(unreadable: %s)%s", col(t, C_ERROR), error_words(err),
 			col(t, C_RESET));
 		walk_error_note(&t->errors, t->ctx, node);
 	}
