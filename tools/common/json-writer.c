@@ -7,6 +7,9 @@
 #include "escape.h"
 #include "json-writer.h"
 
+/* the flags of an open container */
+enum { FIRST = 1, ARRAY = 2 }; /* nothing written in it yet; an array, not an object */
+
 void jw_init(struct jw *w, FILE *f)
 {
 	*w = (struct jw){.f = f, .brk = -1};
@@ -53,13 +56,13 @@ static void before_value(struct jw *w)
 		return;
 	}
 	if (w->depth > 0) {
-		if (!w->first[w->depth - 1])
+		if (!(w->first[w->depth - 1] & FIRST))
 			fputc(',', w->f);
 		if (w->brk >= 0)
 			write_break(w);
-		else if (!w->first[w->depth - 1])
+		else if (!(w->first[w->depth - 1] & FIRST))
 			fputc(' ', w->f);
-		w->first[w->depth - 1] = 0;
+		w->first[w->depth - 1] &= (unsigned char)~FIRST;
 	}
 }
 
@@ -71,14 +74,14 @@ static void open_container(struct jw *w, char c)
 		return;
 	}
 	fputc(c, w->f);
-	w->first[w->depth++] = 1;
+	w->first[w->depth++] = FIRST | (c == '[' ? ARRAY : 0);
 }
 
 static void close_container(struct jw *w, char c)
 {
 	if (w->depth == 0)
 		return;
-	if (w->brk >= 0 && !w->first[w->depth - 1])
+	if (w->brk >= 0 && !(w->first[w->depth - 1] & FIRST))
 		write_break(w);
 	w->brk = -1;
 	w->depth--;
@@ -159,4 +162,16 @@ void jw_member_uint(struct jw *w, const char *key, uint64_t v)
 {
 	jw_key(w, key);
 	jw_uint(w, v);
+}
+
+void jw_end_document(struct jw *w)
+{
+	while (w->depth > 0) {
+		bool array = w->first[w->depth - 1] & ARRAY;
+
+		jw_break(w, (unsigned)w->depth - 1);
+		close_container(w, array ? ']' : '}');
+	}
+	fputc('\n', w->f);
+	jw_done(w);
 }

@@ -16,7 +16,7 @@
 
 struct jw {
 	FILE *f;
-	unsigned char *first; /* per open container: nothing written in it yet */
+	unsigned char *first; /* per open container: nothing written in it yet, an array */
 	size_t depth, cap;
 	int brk; /* -1, or the spaces after the newline of a pending break */
 	bool after_key;
@@ -25,6 +25,13 @@ struct jw {
 
 void jw_init(struct jw *w, FILE *f);
 void jw_done(struct jw *w); /* frees the nesting; does not close anything */
+/*
+ * The end of a document laid out a member a line: every open container
+ * closed, each bracket on a line of its own at its level's indent (two
+ * spaces a level; "[]" and "{}" stay as they are), then a newline; the
+ * nesting is freed.
+ */
+void jw_end_document(struct jw *w);
 
 /*
  * Before the next member, element or closing bracket: a newline and @indent

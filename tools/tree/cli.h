@@ -129,7 +129,7 @@ void warn_none_selected(void);
 /* out-power.c: the power annotation; text: "  power:... latency-tolerance:...",
  * JSON: the member "power" through the writer */
 void power_text(FILE *f, const struct sysdev_power *p);
-void power_jw(struct jw *w, const struct sysdev_power *p); /* the member "power" */
+void power_jw(struct jw *w, const struct sysdev_power *p); /* the member "power"; null: no @p */
 /*
  * Attribute values are shown up to a page; a read into ATTR_PAGE + 1 bytes
  * that gives -EFBIG leaves the first page in the buffer.

@@ -315,10 +315,7 @@ int cmd_check_udev(struct sysdev *ctx, const struct options *o)
 			jw_break(j, 1);
 			jw_end_array(j);
 		}
-		jw_break(j, 0);
-		jw_end_object(j);
-		putchar('\n');
-		jw_done(j);
+		jw_end_document(j);
 		goto out;
 	}
 

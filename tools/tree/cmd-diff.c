@@ -518,10 +518,7 @@ static void print_json(const struct options *o, const struct events *ev, size_t 
 		jw_break(w, 1);
 		jw_end_array(w);
 	}
-	jw_break(w, 0);
-	jw_end_object(w);
-	putchar('\n');
-	jw_done(w);
+	jw_end_document(w);
 }
 
 /*

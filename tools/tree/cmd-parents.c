@@ -73,12 +73,7 @@ static void device_line(const struct options *o, struct jw *w, struct sysdev_dev
 		if (o->power) {
 			struct sysdev_power p;
 
-			if (sysdev_device_get_power(dev, &p) < 0) {
-				jw_key(w, "power");
-				jw_null(w);
-			} else {
-				power_jw(w, &p);
-			}
+			power_jw(w, sysdev_device_get_power(dev, &p) < 0 ? NULL : &p);
 		}
 		jw_end_object(w);
 		return;
@@ -167,13 +162,7 @@ int cmd_parents(struct sysdev *ctx, const struct options *o)
 		dev = err < 0 ? NULL : parent;
 	}
 	names_free(names);
-	if (w) {
-		jw_break(w, 1);
-		jw_end_array(w);
-		jw_break(w, 0);
-		jw_end_object(w);
-		putchar('\n');
-		jw_done(w);
-	}
+	if (w)
+		jw_end_document(w);
 	return 0;
 }

@@ -149,10 +149,7 @@ int cmd_properties(struct sysdev *ctx, const struct options *o)
 	}
 	if (o->json) {
 		/* SYSDEV_KIND and the others are always there: never an empty object */
-		jw_break(&w, 0);
-		jw_end_object(&w);
-		putchar('\n');
-		jw_done(&w);
+		jw_end_document(&w);
 	}
 	if (left_out)
 		warnx_("--export",

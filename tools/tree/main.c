@@ -75,16 +75,8 @@ int main(int argc, char **argv)
 	};
 	/* what each mode does with the modifying options; the others are refused */
 	static const struct mode modes[MODE_COUNT] = {
-	    [MODE_TREE] = {NULL,
-			   GIVEN_ROOT | GIVEN_JSON | GIVEN_ALL | GIVEN_ATTRS | GIVEN_POWER |
-			       GIVEN_DEPTH | GIVEN_FILTERS | GIVEN_START | GIVEN_OUTPUT |
-			       GIVEN_NOHEADINGS | GIVEN_ASCII,
-			   0, cmd_tree},
-	    [MODE_JSON] = {NULL,
-			   GIVEN_ROOT | GIVEN_JSON | GIVEN_ALL | GIVEN_ATTRS | GIVEN_POWER |
-			       GIVEN_DEPTH | GIVEN_FILTERS | GIVEN_START | GIVEN_OUTPUT |
-			       GIVEN_NOHEADINGS | GIVEN_ASCII,
-			   0, cmd_json},
+	    [MODE_TREE] = {NULL, TREE_ACCEPTS, 0, cmd_tree},
+	    [MODE_JSON] = {NULL, TREE_ACCEPTS, 0, cmd_json},
 	    /* -l, -r, -P: one line per device, in the walk's order */
 	    [MODE_LIST] = {"--list",
 			   GIVEN_ROOT | GIVEN_JSON | GIVEN_FILTERS | GIVEN_START | GIVEN_OUTPUT |

@@ -54,6 +54,11 @@ enum {
 #define GIVEN_FILTERS                                                                              \
 	(GIVEN_SUBSYSTEM | GIVEN_DRIVER | GIVEN_SYSNAME | GIVEN_MATCH | GIVEN_UNLINKED)
 
+/* What the tree (and its --json) accepts. */
+#define TREE_ACCEPTS                                                                               \
+	(GIVEN_ROOT | GIVEN_JSON | GIVEN_ALL | GIVEN_ATTRS | GIVEN_POWER | GIVEN_DEPTH |           \
+	 GIVEN_FILTERS | GIVEN_START | GIVEN_OUTPUT | GIVEN_NOHEADINGS | GIVEN_ASCII)
+
 /* The modes; MODE_JSON and MODE_OPENMETRICS are the tree's --json and --stats's
  * openmetrics, chosen by the parser after the checks of their mode. */
 enum mode_id {

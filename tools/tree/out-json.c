@@ -46,12 +46,7 @@ static void node_power(struct jw *w, const struct sysdev_node *node)
 {
 	struct sysdev_power p;
 
-	if (sysdev_node_get_power(node, &p) < 0) {
-		jw_key(w, "power");
-		jw_null(w);
-	} else {
-		power_jw(w, &p);
-	}
+	power_jw(w, sysdev_node_get_power(node, &p) < 0 ? NULL : &p);
 }
 
 /* The device fields of sysdev(7), in its order. */

@@ -109,6 +109,10 @@ void power_jw(struct jw *w, const struct sysdev_power *p)
 	char why[128];
 
 	jw_key(w, "power");
+	if (!p) {
+		jw_null(w);
+		return;
+	}
 	jw_begin_object(w);
 	jw_member_string(w, "runtime_status", p->runtime_status[0] ? p->runtime_status : NULL);
 	jw_member_string(w, "control", p->control[0] ? p->control : NULL);
