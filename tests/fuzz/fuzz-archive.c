@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The fixture archive: sysdev_archive_unpack_buffer() on any bytes.
+ * The fixture archive: archive_unpack_buffer() on any bytes.
  * Invariants: checking (no destination) and unpacking agree; an archive
  * that unpacks writes only below its destination (the scratch directory
  * around it stays as it was); packing what was unpacked gives an archive
  * that unpacks again and packs to the same bytes (a fixed point).
  */
 #include "fuzz-common.h"
+#include "archive.h"
 #include "libsysdev.h"
 
 static int basefd = -1;
@@ -54,7 +55,8 @@ static void check_contained(const char *allowed1, const char *allowed2)
 	FUZZ_ASSERT(d);
 	for (struct dirent *de; (de = readdir(d));)
 		FUZZ_ASSERT(!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
-			    !strcmp(de->d_name, allowed1) || (allowed2 && !strcmp(de->d_name, allowed2)));
+			    !strcmp(de->d_name, allowed1) ||
+			    (allowed2 && !strcmp(de->d_name, allowed2)));
 	closedir(d);
 }
 
@@ -68,7 +70,7 @@ static char *pack(int dirfd, size_t *len)
 
 	FUZZ_ASSERT(tfd >= 0);
 	memset(&st, 0, sizeof(st));
-	FUZZ_ASSERT(sysdev_archive_pack(dirfd, tfd, 0, &st) == 0);
+	FUZZ_ASSERT(archive_pack(dirfd, tfd, 0, &st) == 0);
 	end = lseek(tfd, 0, SEEK_END);
 	FUZZ_ASSERT(end >= 0);
 	buf = malloc((size_t)end + 1);
@@ -87,12 +89,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size > 16384)
 		return 0;
-	check = sysdev_archive_unpack_buffer((const char *)data, size, -1, &line_check);
+	check = archive_unpack_buffer((const char *)data, size, -1, &line_check);
 	FUZZ_ASSERT(check <= 0);
 	if (check == 0)
 		FUZZ_ASSERT(line_check == 0);
 	dfd = fresh_dir("dest");
-	real = sysdev_archive_unpack_buffer((const char *)data, size, dfd, &line_real);
+	real = archive_unpack_buffer((const char *)data, size, dfd, &line_real);
 	check_contained("dest", NULL);
 	/*
 	 * The check refuses exactly what unpacking refuses, for the same reason
@@ -114,7 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		close(dfd2);
 		FUZZ_ASSERT(again >= 0);
-		FUZZ_ASSERT(sysdev_archive_unpack_buffer(p1, len1, again, NULL) == 0);
+		FUZZ_ASSERT(archive_unpack_buffer(p1, len1, again, NULL) == 0);
 		check_contained("dest", "again");
 		p2 = pack(again, &len2);
 		FUZZ_ASSERT(len1 == len2 && memcmp(p1, p2, len1) == 0);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The CLI's escaping of hostile names (tools/escape.c): any bytes in, and
+ * The CLI's escaping of hostile names (tools/common/escape.c): any bytes in, and
  *  - text: valid UTF-8 out, no control character (C0, DEL, C1, U+2028/9),
  *    and unescaping (\\ \n \t \xHH) gives back the input exactly;
  *  - JSON: a string literal of valid UTF-8 with no raw control character,
@@ -107,7 +107,8 @@ static void check_text(const char *in, size_t inlen)
 			i += 2;
 			break;
 		case 'x':
-			FUZZ_ASSERT(i + 3 < outlen && hexval(out[i + 2]) >= 0 && hexval(out[i + 3]) >= 0);
+			FUZZ_ASSERT(i + 3 < outlen && hexval(out[i + 2]) >= 0 &&
+				    hexval(out[i + 3]) >= 0);
 			back[b++] = (char)(hexval(out[i + 2]) << 4 | hexval(out[i + 3]));
 			i += 4;
 			break;
@@ -147,14 +148,38 @@ static void check_json(const char *in, size_t inlen)
 		}
 		FUZZ_ASSERT(i + 1 < outlen - 1);
 		switch (out[i + 1]) {
-		case '"': back[b++] = '"'; i += 2; continue;
-		case '\\': back[b++] = '\\'; i += 2; continue;
-		case '/': back[b++] = '/'; i += 2; continue;
-		case 'n': back[b++] = '\n'; i += 2; continue;
-		case 't': back[b++] = '\t'; i += 2; continue;
-		case 'r': back[b++] = '\r'; i += 2; continue;
-		case 'b': back[b++] = '\b'; i += 2; continue;
-		case 'f': back[b++] = '\f'; i += 2; continue;
+		case '"':
+			back[b++] = '"';
+			i += 2;
+			continue;
+		case '\\':
+			back[b++] = '\\';
+			i += 2;
+			continue;
+		case '/':
+			back[b++] = '/';
+			i += 2;
+			continue;
+		case 'n':
+			back[b++] = '\n';
+			i += 2;
+			continue;
+		case 't':
+			back[b++] = '\t';
+			i += 2;
+			continue;
+		case 'r':
+			back[b++] = '\r';
+			i += 2;
+			continue;
+		case 'b':
+			back[b++] = '\b';
+			i += 2;
+			continue;
+		case 'f':
+			back[b++] = '\f';
+			i += 2;
+			continue;
 		case 'u':
 			FUZZ_ASSERT(i + 5 < outlen - 1 + 1);
 			for (int k = 2; k < 6; k++) {

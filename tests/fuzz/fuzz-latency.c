@@ -10,8 +10,12 @@
 
 static int dirfd_ = -1, powerfd = -1;
 static const char *const power_files[] = {
-	"runtime_status", "control", "wakeup", "pm_qos_resume_latency_us",
-	"pm_qos_no_power_off", "pm_qos_latency_tolerance_us",
+    "runtime_status",
+    "control",
+    "wakeup",
+    "pm_qos_resume_latency_us",
+    "pm_qos_no_power_off",
+    "pm_qos_latency_tolerance_us",
 };
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -89,7 +93,8 @@ static void check_power_dir(const uint8_t *data, size_t size)
 	int r;
 
 	for (size_t i = 0; i < sizeof(power_files) / sizeof(power_files[0]); i++) {
-		const uint8_t *nul = piece < end ? memchr(piece, '\0', (size_t)(end - piece)) : NULL;
+		const uint8_t *nul =
+		    piece < end ? memchr(piece, '\0', (size_t)(end - piece)) : NULL;
 		size_t n = piece < end ? (nul ? (size_t)(nul - piece) : (size_t)(end - piece)) : 0;
 		int fd;
 
@@ -98,7 +103,8 @@ static void check_power_dir(const uint8_t *data, size_t size)
 			unlinkat(powerfd, power_files[i], 0);
 			continue;
 		}
-		fd = openat(powerfd, power_files[i], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		fd =
+		    openat(powerfd, power_files[i], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		FUZZ_ASSERT(fd >= 0);
 		FUZZ_ASSERT(write(fd, piece, n) == (ssize_t)n);
 		close(fd);

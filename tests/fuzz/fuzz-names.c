@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * What tools/names.c and tools/shell-quote.c build from file contents:
+ * What tools/tree/names.c and tools/tree/shell-quote.c build from file contents:
  *  - names_usb_modalias(): udev's hwdb key for a USB device from idVendor,
  *    idProduct and product; accepts exactly the hexadecimal numbers up to
  *    0xffff (as udev's safe_atoux16 reads a sysfs value), writes
@@ -139,8 +139,8 @@ static void check_export(const char *s)
 
 static void check_export_key(const char *k)
 {
-	static const char *const hazards[] = {"PATH", "IFS", "ENV", "BASH_ENV", "CDPATH",
-					      "PS4", "SHELLOPTS", "UID"};
+	static const char *const hazards[] = {"PATH",	"IFS", "ENV",	    "BASH_ENV",
+					      "CDPATH", "PS4", "SHELLOPTS", "UID"};
 	bool name = (*k >= 'A' && *k <= 'Z') || (*k >= 'a' && *k <= 'z') || *k == '_';
 
 	for (const char *c = k; name && *c; c++)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * capture --sanitize's text scanner (tools/sanitize.c): any bytes in, and
+ * capture --sanitize's text scanner (tools/fixture/sanitize.c): any bytes in, and
  *  - the input's first half is learned as an identifier's whole value
  *    (as a serial file's contents are), and the serial-looking runs of the
  *    input as a name's; after sanitizing the whole input, that value (when

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * sysdev-fixture import's parser of umockdev recordings (tools/umockdev.c):
+ * sysdev-fixture import's parser of umockdev recordings (tools/fixture/umockdev.c):
  * any bytes in, and
  *  - it returns 0 or one of its documented errors, never crashes or leaks;
  *  - on success its output is a sysfs archive that the library's own
@@ -10,6 +10,7 @@
  *  - it is a pure function: the same input gives the same archive.
  */
 #include "fuzz-common.h"
+#include "archive.h"
 #include "libsysdev.h"
 #include "umockdev.h"
 
@@ -34,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    err == -ENOMEM);
 	if (err == 0) {
 		FUZZ_ASSERT(a != NULL && line == 0);
-		check = sysdev_archive_unpack_buffer(a, alen, -1, &bad);
+		check = archive_unpack_buffer(a, alen, -1, &bad);
 		if (check != 0)
 			fprintf(stderr, "archive refused at line %zu:\n%.*s\n", bad, (int)alen, a);
 		FUZZ_ASSERT(check == 0);

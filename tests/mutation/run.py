@@ -50,12 +50,12 @@ STAGE_ORDER = ("unit", "fuzz", "compare", "reference", "cli", "udev", "hostile",
 # the suite that exercises a file most, tried first for its mutants (every
 # stage still runs until one fails: this only makes a kill come sooner)
 FIRST_SUITE = {
-    "tools/umockdev.c": "fleet", "tools/sanitize.c": "fleet",
-    "tools/out-openmetrics.c": "fleet", "tools/root-archive.c": "fleet",
+    "tools/fixture/umockdev.c": "fleet", "tools/fixture/sanitize.c": "fleet",
+    "tools/tree/out-openmetrics.c": "fleet", "tools/common/root-archive.c": "fleet",
     "src/enumerate.c": "enumerate", "src/monitor.c": "enumerate",
-    "src/uevent-message.c": "fuzz", "tools/cmd-diff.c": "compare",
-    "tools/cmd-check-udev.c": "udev", "tools/check-udev-views.c": "udev",
-    "src/archive.c": "fixtures", "src/capture.c": "fixtures",
+    "src/uevent-message.c": "fuzz", "tools/tree/cmd-diff.c": "compare",
+    "tools/tree/cmd-check-udev.c": "udev", "tools/tree/check-udev-views.c": "udev",
+    "tools/common/archive.c": "fixtures", "src/capture.c": "fixtures",
 }
 
 

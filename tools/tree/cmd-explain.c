@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* --explain DIR: which rule makes DIR the kind it is, in words. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "json-writer.h"
+
+/* The reason in words: which rule decided, and the facts it looked at. */
+static void reason_words(const char *devpath, const struct sysdev_reason *r, char *buf, size_t size)
+{
+	const char *name = strrchr(devpath, '/') + 1;
+	const char *above = r->parent_devpath ? r->parent_devpath : "?";
+
+	switch (r->rule) {
+	case SYSDEV_RULE_ROOT:
+		snprintf(buf, size, "root: this is S/devices itself, the top of the device tree");
+		break;
+	case SYSDEV_RULE_UEVENT:
+		snprintf(buf, size,
+			 "device: it holds a regular file named 'uevent' (every directory with a "
+			 "uevent file represents a device); %s%s",
+			 r->parent_devpath ? "its parent device is " : "it has no parent device",
+			 r->parent_devpath ? r->parent_devpath : "");
+		break;
+	case SYSDEV_RULE_CLASS_DIR:
+		snprintf(
+		    buf, size,
+		    "class-dir: not a device, named after the class '%s' (an entry of S/class), "
+		    "its parent is %s, and it %s: a class grouping directory",
+		    name, r->parent_is_device ? "a device" : "S/devices/virtual",
+		    r->empty ? "is empty" : "holds device directories");
+		break;
+	case SYSDEV_RULE_BELOW_DEVICE:
+		if (r->name_is_class && (r->parent_is_device || r->parent_is_virtual))
+			snprintf(
+			    buf, size,
+			    "attr-group: named after class '%s' but holds no device directory "
+			    "and is not empty, so not a grouping directory; it lies below device "
+			    "%s",
+			    name, above);
+		else if (r->name_is_class)
+			snprintf(buf, size,
+				 "attr-group: named after class '%s' but its parent is neither a "
+				 "device nor S/devices/virtual; it lies below device %s",
+				 name, above);
+		else
+			snprintf(buf, size,
+				 "attr-group: no uevent file and not a class name; it lies below "
+				 "device %s, so it groups attributes (like power/ or id/)",
+				 above);
+		break;
+	case SYSDEV_RULE_NO_DEVICE_ABOVE:
+		snprintf(buf, size,
+			 "container: no uevent file, not a class grouping directory, and no device "
+			 "above it: a place for parentless devices (like virtual/ or system/)");
+		break;
+	case SYSDEV_RULE_UNREADABLE:
+		snprintf(buf, size,
+			 "unknown: it could not be listed and no uevent file was seen in it");
+		break;
+	default:
+		buf[0] = '\0';
+	}
+}
+
+int cmd_explain(struct sysdev *ctx, const struct options *o)
+{
+	struct sysdev_reason r;
+	char reason[1024];
+	char *devpath = NULL;
+	int kind;
+
+	kind = resolve_start(ctx, o->explain, &devpath);
+	if (kind < 0)
+		return EXIT_RUNTIME;
+	kind = sysdev_explain(ctx, devpath, &r);
+	if (kind < 0) {
+		warnx_(o->explain, "%s", error_words(kind));
+		free(devpath);
+		return EXIT_RUNTIME;
+	}
+	reason_words(devpath, &r, reason, sizeof(reason));
+	sysdev_reason_clear(&r);
+	if (o->json) {
+		struct jw w;
+
+		jw_init(&w, stdout);
+		jw_begin_object(&w);
+		jw_member_string(&w, "path", devpath);
+		jw_member_string(&w, "kind", sysdev_kind_to_string(kind));
+		jw_member_string(&w, "reason", reason);
+		jw_end_object(&w);
+		putchar('\n');
+		jw_done(&w);
+	} else {
+		fput_text(stdout, devpath);
+		fputs(": ", stdout);
+		fput_text(stdout, reason);
+		fputc('\n', stdout);
+	}
+	free(devpath);
+	return 0;
+}

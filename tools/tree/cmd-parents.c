@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* --parents DEVICE: the device and each parent up to the top, as `udevadm info -a`. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "json-writer.h"
+#include "names.h"
+
+/* With --attrs: the device's attributes, as `udevadm info -a` shows ATTR{}. */
+static void device_attributes(struct jw *w, struct sysdev_device *dev)
+{
+	const char *name;
+	char buf[ATTR_PAGE + 1];
+
+	if (w) {
+		jw_key(w, "attributes");
+		jw_begin_object(w);
+	}
+	for (size_t i = 0; sysdev_device_get_attribute_at(dev, i, &name) == 0; i++) {
+		ssize_t len = sysdev_device_read_attribute(dev, name, buf, sizeof(buf));
+
+		if (w) {
+			jw_key(w, name);
+			attr_value_jw(w, buf, len);
+			continue;
+		}
+		fputs("          @", stdout);
+		fput_text(stdout, name);
+		attr_value_text(stdout, buf, len);
+		fputc('\n', stdout);
+	}
+	if (w)
+		jw_end_object(w);
+}
+
+/* One device; JSON through @w when it is given. */
+static void device_line(const struct options *o, struct jw *w, struct sysdev_device *dev,
+			bool first, struct names *names)
+{
+	const char *sub = sysdev_device_get_subsystem(dev);
+	const char *drv = sysdev_device_get_driver(dev);
+	const char *devname = sysdev_device_get_devname(dev);
+	const char *module = NULL;
+
+	/* the driver's kernel module (its module link), as the MODULE column; none when built in */
+	if (drv && names)
+		names_module(names, dev, &module);
+
+	if (w) {
+		jw_break(w, 2);
+		jw_begin_object(w);
+		jw_member_string(w, "path", sysdev_device_get_devpath(dev));
+		jw_member_string(w, "name", sysdev_device_get_name(dev));
+		jw_member_string(w, "subsystem", sub);
+		jw_member_string(
+		    w, "subsystem_kind",
+		    sysdev_subsystem_kind_to_string(sysdev_device_get_subsystem_kind(dev)));
+		jw_member_string(w, "driver", drv);
+		jw_member_string(w, "module", module);
+		jw_member_string(w, "parent", sysdev_device_get_parent_devpath(dev));
+		jw_member_string(w, "class_dir", sysdev_device_get_class_dir(dev));
+		jw_member_string(w, "placement",
+				 sysdev_placement_to_string(sysdev_device_get_placement(dev)));
+		jw_member_string(w, "devnum", sysdev_device_get_devnum(dev));
+		jw_member_string(w, "devtype", sysdev_device_get_devtype(dev));
+		jw_member_string(w, "devname", devname);
+		if (o->attrs)
+			device_attributes(w, dev);
+		if (o->power) {
+			struct sysdev_power p;
+
+			power_jw(w, sysdev_device_get_power(dev, &p) < 0 ? NULL : &p);
+		}
+		jw_end_object(w);
+		return;
+	}
+	fputs(first ? "  device  " : "  parent  ", stdout);
+	fput_text(stdout, sysdev_device_get_devpath(dev));
+	fputc('\n', stdout);
+	fputs("          subsystem: ", stdout);
+	if (sub) {
+		fput_text(stdout, sub);
+		fprintf(stdout, " (%s)",
+			sysdev_subsystem_kind_to_string(sysdev_device_get_subsystem_kind(dev))
+			    ?: "neither bus nor class");
+	} else {
+		fputs("none (no subsystem link)", stdout);
+	}
+	fputs("  driver: ", stdout);
+	fput_text(stdout, drv ? drv : "none");
+	if (module) {
+		fputs("  module: ", stdout);
+		fput_text(stdout, module);
+	}
+	if (sysdev_device_get_class_dir(dev)) {
+		fputs("  in class dir: ", stdout);
+		fput_text(stdout, sysdev_device_get_class_dir(dev));
+	}
+	if (devname) {
+		fputs("  node: /dev/", stdout);
+		fput_text(stdout, devname);
+	}
+	fputc('\n', stdout);
+	if (o->power) {
+		struct sysdev_power p;
+
+		fputs("        ", stdout);
+		if (sysdev_device_get_power(dev, &p) < 0)
+			fputs("  power: none (no power/ group)", stdout);
+		else
+			power_text(stdout, &p);
+		fputc('\n', stdout);
+	}
+	if (o->attrs)
+		device_attributes(NULL, dev);
+}
+
+int cmd_parents(struct sysdev *ctx, const struct options *o)
+{
+	struct sysdev_device *dev = open_device_or_warn(ctx, o->parents), *parent;
+	struct names *names = NULL;
+	struct jw jw, *w = NULL;
+	bool first = true;
+	int err;
+
+	if (!dev)
+		return EXIT_RUNTIME;
+	if (names_new(ctx, &names) < 0) {
+		warnx_(NULL, "%s", error_words(-ENOMEM));
+		sysdev_device_unref(dev);
+		return EXIT_RUNTIME;
+	}
+	if (o->json) {
+		jw_init(&jw, stdout);
+		w = &jw;
+		jw_begin_object(w);
+		jw_break(w, 1);
+		jw_member_string(w, "sysfs", sysdev_get_root(ctx));
+		jw_break(w, 1);
+		jw_key(w, "chain");
+		jw_begin_array(w);
+	}
+	/* like `udevadm info -a`: the device, then each parent up to the top */
+	while (dev) {
+		device_line(o, w, dev, first, names);
+		first = false;
+		err = sysdev_device_get_parent(dev, &parent);
+		if (err < 0 && err != -ENOENT) {
+			warnx_(syspath_of(ctx, sysdev_device_get_parent_devpath(dev)), "%s",
+			       error_words(err));
+			sysdev_device_unref(dev);
+			names_free(names);
+			if (w)
+				jw_done(w);
+			return EXIT_RUNTIME;
+		}
+		sysdev_device_unref(dev);
+		dev = err < 0 ? NULL : parent;
+	}
+	names_free(names);
+	if (w)
+		jw_end_document(w);
+	return 0;
+}

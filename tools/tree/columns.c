@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The column table (columns.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli.h"
+#include "columns.h"
+#include "json-writer.h"
+#include "names.h"
+
+static bool is_device(const struct row *r)
+{
+	return r->dev || sysdev_node_get_kind(r->node) == SYSDEV_KIND_DEVICE;
+}
+
+static const char *get_devpath(const struct row *r, char *buf, size_t size)
+{
+	(void)buf, (void)size;
+	return r->dev ? sysdev_device_get_devpath(r->dev) : sysdev_node_get_devpath(r->node);
+}
+
+static const char *get_name(const struct row *r, char *buf, size_t size)
+{
+	(void)buf, (void)size;
+	return r->dev ? sysdev_device_get_name(r->dev) : sysdev_node_get_name(r->node);
+}
+
+static const char *get_kind(const struct row *r, char *buf, size_t size)
+{
+	(void)buf, (void)size;
+	return sysdev_kind_to_string(r->dev ? SYSDEV_KIND_DEVICE : sysdev_node_get_kind(r->node));
+}
+
+static const char *get_subsystem(const struct row *r, char *buf, size_t size)
+{
+	(void)buf, (void)size;
+	return r->dev ? sysdev_device_get_subsystem(r->dev) : sysdev_node_get_subsystem(r->node);
+}
+
+static const char *get_subsystem_kind(const struct row *r, char *buf, size_t size)
+{
+	(void)buf, (void)size;
+	return sysdev_subsystem_kind_to_string(r->dev ? sysdev_device_get_subsystem_kind(r->dev)
+						      : sysdev_node_get_subsystem_kind(r->node));
+}
+
+static const char *get_driver(const struct row *r, char *buf, size_t size)
+{
+	(void)buf, (void)size;
+	return r->dev ? sysdev_device_get_driver(r->dev) : sysdev_node_get_driver(r->node);
+}
+
+static const char *get_parent(const struct row *r, char *buf, size_t size)
+{
+	(void)buf, (void)size;
+	return r->dev ? sysdev_device_get_parent_devpath(r->dev) : sysdev_node_get_parent(r->node);
+}
+
+static const char *get_class_dir(const struct row *r, char *buf, size_t size)
+{
+	(void)buf, (void)size;
+	return r->dev ? sysdev_device_get_class_dir(r->dev) : sysdev_node_get_class_dir(r->node);
+}
+
+static const char *get_placement(const struct row *r, char *buf, size_t size)
+{
+	(void)buf, (void)size;
+	if (!is_device(r))
+		return NULL;
+	return sysdev_placement_to_string(r->dev ? sysdev_device_get_placement(r->dev)
+						 : sysdev_node_get_placement(r->node));
+}
+
+static const char *get_devnum(const struct row *r, char *buf, size_t size)
+{
+	(void)buf, (void)size;
+	return r->dev ? sysdev_device_get_devnum(r->dev) : sysdev_node_get_devnum(r->node);
+}
+
+/* udev's device id: b or c (block or char) and the device number */
+static const char *get_devid(const struct row *r, char *buf, size_t size)
+{
+	const char *num = get_devnum(r, NULL, 0), *sub = get_subsystem(r, NULL, 0);
+
+	if (!num)
+		return NULL;
+	snprintf(buf, size, "%c%s", sub && strcmp(sub, "block") == 0 ? 'b' : 'c', num);
+	return buf;
+}
+
+static const char *get_devname(const struct row *r, char *buf, size_t size)
+{
+	(void)buf, (void)size;
+	return r->dev ? sysdev_device_get_devname(r->dev) : sysdev_node_get_devname(r->node);
+}
+
+static const char *get_devtype(const struct row *r, char *buf, size_t size)
+{
+	(void)buf, (void)size;
+	return r->dev ? sysdev_device_get_devtype(r->dev) : sysdev_node_get_devtype(r->node);
+}
+
+static const char *get_property(const struct row *r, const char *key)
+{
+	return r->dev ? sysdev_device_get_property(r->dev, key)
+		      : sysdev_node_get_property(r->node, key);
+}
+
+/* An attribute of a device, without its trailing newline; NULL when it cannot be read. */
+static const char *read_attr(const struct row *r, const char *name, char *buf, size_t size)
+{
+	ssize_t len;
+
+	if (!is_device(r))
+		return NULL;
+	len = r->dev ? sysdev_device_read_attribute(r->dev, name, buf, size)
+		     : sysdev_node_read_attribute(r->node, name, buf, size);
+	/* a value is text: one that holds a NUL ends there */
+	return len >= 0 ? buf : NULL;
+}
+
+static const char *get_modalias(const struct row *r, char *buf, size_t size)
+{
+	const char *v = read_attr(r, "modalias", buf, size);
+
+	return v ? v : is_device(r) ? get_property(r, "MODALIAS") : NULL;
+}
+
+static const char *get_runtime_status(const struct row *r, char *buf, size_t size)
+{
+	return read_attr(r, "power/runtime_status", buf, size);
+}
+
+static const char *get_latency_tolerance(const struct row *r, char *buf, size_t size)
+{
+	return read_attr(r, "power/pm_qos_latency_tolerance_us", buf, size);
+}
+
+/* udev's hwdb names, looked up (and cached) per modalias */
+static const char *get_vendor_model(const struct row *r, bool model)
+{
+	const char *vendor = NULL, *mdl = NULL;
+
+	if (!r->names || !is_device(r))
+		return NULL;
+	if (r->dev)
+		names_vendor_model(r->names, r->dev, &vendor, &mdl);
+	else
+		names_vendor_model_node(r->names, r->node, &vendor, &mdl);
+	return model ? mdl : vendor;
+}
+
+static const char *get_vendor(const struct row *r, char *buf, size_t size)
+{
+	(void)buf, (void)size;
+	return get_vendor_model(r, false);
+}
+
+static const char *get_model(const struct row *r, char *buf, size_t size)
+{
+	(void)buf, (void)size;
+	return get_vendor_model(r, true);
+}
+
+static const char *get_module(const struct row *r, char *buf, size_t size)
+{
+	const char *module = NULL;
+
+	(void)buf, (void)size;
+	if (!r->names || !is_device(r))
+		return NULL;
+	if (r->dev)
+		names_module(r->names, r->dev, &module);
+	else
+		names_module_node(r->names, r->node, &module);
+	return module;
+}
+
+const struct column columns[] = {
+    {"DEVPATH", "devpath", "path below the sysfs root, as udev's DEVPATH", 0, get_devpath},
+    {"NAME", "name", "the directory's name (the kernel's sysname)", 0, get_name},
+    {"KIND", "kind", "root, container, device, class-dir, attr-group or unknown", 0, get_kind},
+    {"SUBSYSTEM", "subsystem", "target of the subsystem link (a bus or a class)", 0, get_subsystem},
+    {"SUBSYSTEM_KIND", "subsystem_kind", "bus or class: where the subsystem link points", 0,
+     get_subsystem_kind},
+    {"DRIVER", "driver", "the bound driver (target of the driver link)", 0, get_driver},
+    {"MODULE", "module", "kernel module of the driver (its module link), empty when built in",
+     COL_NAMES, get_module},
+    {"PARENT", "parent", "devpath of the nearest ancestor device", 0, get_parent},
+    {"CLASS_DIR", "class_dir", "the class grouping directory the device sits in", 0, get_class_dir},
+    {"PLACEMENT", "placement", "devices, virtual or system", 0, get_placement},
+    {"DEVNUM", "devnum", "device number, MAJOR:MINOR", 0, get_devnum},
+    {"DEVID", "devid", "udev's device id: b or c (block or char) and MAJOR:MINOR", 0, get_devid},
+    {"DEVNAME", "devname", "device node name below /dev", 0, get_devname},
+    {"DEVTYPE", "devtype", "DEVTYPE from the uevent file", COL_UEVENT, get_devtype},
+    {"MODALIAS", "modalias", "the modalias attribute, or else the MODALIAS property", COL_UEVENT,
+     get_modalias},
+    {"VENDOR", "vendor", "vendor name from udev's hardware database, by modalias",
+     COL_UEVENT | COL_NAMES, get_vendor},
+    {"MODEL", "model", "model name from udev's hardware database, by modalias",
+     COL_UEVENT | COL_NAMES, get_model},
+    {"RUNTIME_STATUS", "runtime_status", "power/runtime_status as it reads", 0, get_runtime_status},
+    {"LATENCY_TOLERANCE", "latency_tolerance",
+     "power/pm_qos_latency_tolerance_us as it reads: auto, any or microseconds", 0,
+     get_latency_tolerance},
+};
+const size_t n_columns = sizeof(columns) / sizeof(columns[0]);
+
+static const struct column *column_find(const char *name, size_t len)
+{
+	for (size_t i = 0; i < n_columns; i++)
+		if (strlen(columns[i].name) == len && strncasecmp(columns[i].name, name, len) == 0)
+			return &columns[i];
+	return NULL;
+}
+
+static int add_list(const char *list, const struct column ***cols, size_t *n, size_t *cap)
+{
+	const char *p = list;
+
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		const struct column *c = column_find(p, len);
+
+		if (!c) {
+			warnx_("--output", "unknown column '%.*s' (--list-columns names them)",
+			       (int)len, p);
+			return -EINVAL;
+		}
+		if (grow_array((void **)cols, cap, *n + 1, sizeof(**cols)) < 0)
+			return -ENOMEM;
+		(*cols)[(*n)++] = c;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
+int columns_parse(const char *list, const char *defaults, const struct column ***cols, size_t *n)
+{
+	size_t cap = 0;
+	int err = 0;
+
+	*cols = NULL;
+	*n = 0;
+	if (list && list[0] == '+')
+		err = add_list(defaults, cols, n, &cap);
+	if (err >= 0)
+		err = add_list(list ? list + (list[0] == '+') : defaults, cols, n, &cap);
+	if (err < 0) {
+		free(*cols);
+		*cols = NULL;
+		*n = 0;
+	}
+	return err;
+}
+
+bool columns_need(const struct column *const *cols, size_t n, unsigned flag)
+{
+	for (size_t i = 0; i < n; i++)
+		if (cols[i]->flags & flag)
+			return true;
+	return false;
+}
+
+int cmd_list_columns(struct sysdev *ctx, const struct options *o)
+{
+	struct jw w;
+
+	(void)ctx;
+	if (!o->json) {
+		for (size_t i = 0; i < n_columns; i++)
+			printf("%-18s %s\n", columns[i].name, columns[i].help);
+		return 0;
+	}
+	/* as lsblk --list-columns --json: one object a column, in an array */
+	jw_init(&w, stdout);
+	jw_begin_object(&w);
+	jw_key(&w, "columns");
+	jw_begin_array(&w);
+	for (size_t i = 0; i < n_columns; i++) {
+		jw_break(&w, 1);
+		jw_begin_object(&w);
+		jw_member_string(&w, "name", columns[i].name);
+		jw_member_string(&w, "key", columns[i].key);
+		jw_member_string(&w, "description", columns[i].help);
+		jw_end_object(&w);
+	}
+	jw_break(&w, 0);
+	jw_end_array(&w);
+	jw_end_object(&w);
+	putchar('\n');
+	jw_done(&w);
+	return 0;
+}

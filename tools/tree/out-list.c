@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The lists: one line (or JSON object) per device, in the walk's order, the
+ * columns of columns.c.  -r, -P and -J stream each device as the
+ * enumerator finds it; -l holds every line back to align the columns.
+ */
+#include <errno.h>
+#include <langinfo.h>
+#include <limits.h>
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "cli.h"
+#include "columns.h"
+#include "json-writer.h"
+#include "names.h"
+
+struct list_state {
+	struct sysdev *ctx;
+	const struct options *o;
+	struct jw w;
+	struct names *names; /* only when a column needs names */
+	unsigned long rows;
+	/* -l: the escaped values, row by row, and each column's width */
+	char **cells;
+	size_t ncells, cells_cap;
+	size_t *width;
+};
+
+/*
+ * Display width of an escaped value, as lsblk measures it: wcwidth() of each
+ * character (2 for 设, 0 for a combining accent).  The values are UTF-8
+ * whatever the locale, so a locale whose charset is not UTF-8 (C, POSIX)
+ * measures them with C.UTF-8's widths (see cmd_list); a byte that does not
+ * decode, or a character without a width, counts one.
+ */
+static size_t text_width(const char *s)
+{
+	mbstate_t state = {0};
+	size_t w = 0;
+
+	while (*s) {
+		wchar_t wc;
+		size_t n = mbrtowc(&wc, s, MB_LEN_MAX, &state);
+		int cw;
+
+		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+			/* no UTF-8 locale at all: one column per character */
+			w += ((unsigned char)*s & 0xc0) != 0x80;
+			s++;
+			memset(&state, 0, sizeof(state));
+			continue;
+		}
+		cw = wcwidth(wc);
+		w += cw < 0 ? 1 : (size_t)cw;
+		s += n;
+	}
+	return w;
+}
+
+static char *escaped(const char *v)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	fput_hex_escaped(f, v, "");
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* The opening, written with the first device: when none is selected, nothing is. */
+static void begin(struct list_state *l)
+{
+	const struct options *o = l->o;
+
+	if (o->json) {
+		jw_begin_object(&l->w);
+		jw_break(&l->w, 1);
+		jw_key(&l->w, "devices");
+		jw_begin_array(&l->w);
+	} else if (!o->noheadings && o->list_format == FORMAT_RAW) {
+		for (size_t i = 0; i < o->n_cols; i++)
+			printf("%s%s", i ? " " : "", o->cols[i]->name);
+		putchar('\n');
+	}
+}
+
+static int on_device(struct sysdev_device *dev, void *data)
+{
+	struct list_state *l = data;
+	const struct options *o = l->o;
+	struct row r = {.ctx = l->ctx, .dev = dev, .names = l->names};
+	char buf[4097];
+
+	if (!l->rows)
+		begin(l);
+	if (o->json) {
+		jw_break(&l->w, 2);
+		jw_begin_object(&l->w);
+	}
+	for (size_t i = 0; i < o->n_cols; i++) {
+		const struct column *c = o->cols[i];
+		const char *v = c->get(&r, buf, sizeof(buf));
+
+		if (o->json) {
+			jw_member_string(&l->w, c->key, v);
+		} else if (o->list_format == FORMAT_RAW) {
+			if (i)
+				putchar(' ');
+			fput_hex_escaped(stdout, v ? v : "", " \t");
+		} else if (o->list_format == FORMAT_PAIRS) {
+			if (i)
+				putchar(' ');
+			printf("%s=\"", c->name);
+			fput_hex_escaped(stdout, v ? v : "", "\"`$");
+			putchar('"');
+		} else {
+			char *e = escaped(v ? v : "");
+
+			if (!e || grow_array((void **)&l->cells, &l->cells_cap, l->ncells + 1,
+					     sizeof(*l->cells)) < 0) {
+				free(e);
+				return -ENOMEM;
+			}
+			if (text_width(e) > l->width[i])
+				l->width[i] = text_width(e);
+			l->cells[l->ncells++] = e;
+		}
+	}
+	if (o->json)
+		jw_end_object(&l->w);
+	else if (o->list_format != FORMAT_LIST)
+		putchar('\n');
+	l->rows++;
+	return ferror(stdout) ? -EPIPE : 0;
+}
+
+/* -l: the held lines, each column padded to its width but the last. */
+static void print_aligned(struct list_state *l)
+{
+	const struct options *o = l->o;
+
+	if (!o->noheadings) {
+		for (size_t i = 0; i < o->n_cols; i++) {
+			if (strlen(o->cols[i]->name) > l->width[i])
+				l->width[i] = strlen(o->cols[i]->name);
+		}
+	}
+	for (long row = o->noheadings ? 0 : -1; row < (long)l->rows; row++) {
+		for (size_t i = 0; i < o->n_cols; i++) {
+			const char *s =
+			    row < 0 ? o->cols[i]->name : l->cells[(size_t)row * o->n_cols + i];
+
+			fputs(s, stdout);
+			if (i + 1 < o->n_cols)
+				printf("%*s", (int)(l->width[i] - text_width(s) + 1), "");
+		}
+		putchar('\n');
+	}
+}
+
+int cmd_list(struct sysdev *ctx, const struct options *o)
+{
+	struct list_state l = {.ctx = ctx, .o = o};
+	locale_t utf8 = (locale_t)0, old_locale = (locale_t)0;
+	struct sysdev_enumerator *e;
+	char *start = NULL;
+	int err, ret = 0;
+
+	if (start_or_warn(ctx, o->start, &start) < 0)
+		return EXIT_RUNTIME;
+	err = filter_enumerator(ctx, o, start, &e);
+	free(start);
+	if (err < 0)
+		return EXIT_RUNTIME;
+	l.width = calloc(o->n_cols, sizeof(*l.width));
+	if (!l.width ||
+	    (columns_need(o->cols, o->n_cols, COL_NAMES) && names_new(ctx, &l.names) < 0)) {
+		free(l.width);
+		sysdev_enumerator_unref(e);
+		return EXIT_RUNTIME;
+	}
+	/* -l measures UTF-8 values: in C.UTF-8 where the user's locale is not UTF-8 */
+	if (o->list_format == FORMAT_LIST && !o->json &&
+	    strcmp(nl_langinfo(CODESET), "UTF-8") != 0 &&
+	    (utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0)))
+		old_locale = uselocale(utf8);
+	jw_init(&l.w, stdout);
+	err = sysdev_enumerator_foreach(e, on_device, &l);
+	if (o->json && l.rows) {
+		jw_break(&l.w, 1);
+		jw_end_array(&l.w);
+		jw_break(&l.w, 0);
+		jw_end_object(&l.w);
+		putchar('\n');
+	} else if (o->list_format == FORMAT_LIST && err >= 0 && l.rows) {
+		print_aligned(&l);
+	}
+	if (utf8) {
+		uselocale(old_locale);
+		freelocale(utf8);
+	}
+	if (l.w.failed && err >= 0)
+		err = -ENOMEM;
+	jw_done(&l.w);
+	if (err == -EPIPE) {
+		ret = check_output(); /* the output failed: a closed pipe, or an error */
+	} else if (err < 0) {
+		warnx_(NULL, "cannot list devices: %s", error_words(err));
+		ret = EXIT_RUNTIME;
+	} else if (!l.rows) {
+		warn_none_selected();
+		ret = EXIT_RUNTIME;
+	}
+	for (size_t i = 0; i < l.ncells; i++)
+		free(l.cells[i]);
+	free(l.cells);
+	free(l.width);
+	names_free(l.names);
+	sysdev_enumerator_unref(e);
+	return ret;
+}

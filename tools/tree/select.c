@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The filters (-s, --driver, --sysname, --match, --unlinked), held by the
+ * library's enumerator, and what the tree shows of its result: the
+ * selected devices and their ancestors, in the walk's order.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "path-util.h"
+
+bool filters_given(const struct options *o)
+{
+	return o->n_subsystems || o->n_drivers || o->n_sysnames || o->n_matches || o->unlinked;
+}
+
+void warn_none_selected(void)
+{
+	warnx_(NULL, "no device matches the filters");
+}
+
+int filter_enumerator(struct sysdev *ctx, const struct options *o, const char *start,
+		      struct sysdev_enumerator **ret)
+{
+	struct sysdev_enumerator *e;
+	int err;
+
+	*ret = NULL;
+	err = sysdev_enumerator_new(ctx, &e);
+	/* a device's subsystem is its link, as the SUBSYSTEM column shows it: walk the
+	 * tree rather than trust the kernel's indexes (S/class/NAME, S/bus/NAME/devices),
+	 * which leave out the roots of buses (devices/virtual/workqueue) */
+	if (err >= 0)
+		err = sysdev_enumerator_set_full_walk(e, true);
+	/* the tree and the lists show every device, with a subsystem link or not */
+	if (err >= 0)
+		err = sysdev_enumerator_allow_no_subsystem(e, true);
+	for (size_t i = 0; err >= 0 && i < o->n_subsystems; i++) {
+		const char *s = o->subsystems[i];
+
+		/* a warning, not an error: another -s may still match */
+		if (!sysdev_is_bus_name(ctx, s) && !sysdev_is_class_name(ctx, s))
+			warnx_(s, "no such subsystem: neither a bus nor a class under %s",
+			       sysdev_get_root(ctx));
+		err = sysdev_enumerator_add_match_subsystem(e, s, true);
+	}
+	for (size_t i = 0; err >= 0 && i < o->n_drivers; i++)
+		err = sysdev_enumerator_add_match_driver(e, o->drivers[i]);
+	for (size_t i = 0; err >= 0 && i < o->n_sysnames; i++)
+		err = sysdev_enumerator_add_match_sysname(e, o->sysnames[i]);
+	for (size_t i = 0; err >= 0 && i < o->n_matches; i++) {
+		const char *eq = strchr(o->matches[i], '=');
+		char *key = eq ? strndup(o->matches[i], (size_t)(eq - o->matches[i])) : NULL;
+
+		err = key ? sysdev_enumerator_add_match_value(e, key, eq + 1) : -ENOMEM;
+		free(key);
+	}
+	if (err >= 0 && o->unlinked)
+		err = sysdev_enumerator_add_match_unlinked(e);
+	if (err >= 0 && start && strcmp(start, "/devices") != 0)
+		err = sysdev_enumerator_add_match_parent(e, start);
+	if (err < 0) {
+		warnx_(NULL, "filters: %s", error_words(err));
+		sysdev_enumerator_unref(e);
+		return err;
+	}
+	*ret = e;
+	return 0;
+}
+
+static int cmp_pathp(const void *a, const void *b)
+{
+	return path_cmp_walk_order(*(char *const *)a, *(char *const *)b);
+}
+
+/* Length of the parent's path: up to the last '/'. */
+static size_t parent_len(const char *p)
+{
+	const char *slash = strrchr(p, '/');
+
+	return slash ? (size_t)(slash - p) : 0;
+}
+
+/* Whether @p lies below @top (by whole components). */
+static bool below(const char *top, const char *p)
+{
+	size_t n = strlen(top);
+
+	return strncmp(p, top, n) == 0 && p[n] == '/';
+}
+
+int selection_build(struct sysdev *ctx, const struct options *o, const char *start,
+		    struct selection *sel)
+{
+	const char *top = start ? start : "/devices";
+	struct sysdev_enumerator *e;
+	size_t cap = 0, found, *stack = NULL, sp = 0;
+	int err;
+
+	memset(sel, 0, sizeof(*sel));
+	if (filter_enumerator(ctx, o, start, &e) < 0)
+		return EXIT_RUNTIME;
+	err = sysdev_enumerator_scan(e);
+	if (err < 0) {
+		warnx_(NULL, "cannot select devices: %s", error_words(err));
+		sysdev_enumerator_unref(e);
+		return EXIT_RUNTIME;
+	}
+	found = sysdev_enumerator_get_count(e);
+	/* each device and each of its ancestors up to the start */
+	for (size_t i = 0; err >= 0 && i < found; i++) {
+		const char *p = sysdev_device_get_devpath(sysdev_enumerator_get_device_at(e, i));
+		size_t len = strlen(p);
+
+		while (err >= 0 && len > 0) {
+			err = grow_array((void **)&sel->paths, &cap, sel->n + 1, sizeof(char *));
+			if (err >= 0) {
+				sel->paths[sel->n] = strndup(p, len);
+				err = sel->paths[sel->n] ? 0 : -ENOMEM;
+			}
+			if (err < 0)
+				break;
+			sel->n++;
+			if (strlen(top) >= len)
+				break;
+			while (len > 0 && p[len - 1] != '/')
+				len--;
+			if (len > 0)
+				len--;
+		}
+	}
+	sysdev_enumerator_unref(e);
+	if (err >= 0 && sel->n) {
+		size_t k = 1;
+
+		qsort(sel->paths, sel->n, sizeof(char *), cmp_pathp);
+		for (size_t i = 1; i < sel->n; i++) {
+			if (strcmp(sel->paths[i], sel->paths[k - 1]) == 0)
+				free(sel->paths[i]);
+			else
+				sel->paths[k++] = sel->paths[i];
+		}
+		sel->n = k;
+		sel->next = calloc(sel->n, 1);
+		stack = malloc(sel->n * sizeof(*stack));
+		if (!sel->next || !stack)
+			err = -ENOMEM;
+	}
+	if (err < 0) {
+		warnx_(NULL, "cannot select devices: %s", error_words(err));
+		free(stack);
+		selection_free(sel);
+		return EXIT_RUNTIME;
+	}
+	/* a path has a later sibling when the first path after its subtree has its parent */
+	for (size_t i = 0; i < sel->n; i++) {
+		const char *p = sel->paths[i];
+
+		while (sp > 0 && !below(sel->paths[stack[sp - 1]], p)) {
+			const char *q = sel->paths[stack[--sp]];
+			size_t pl = parent_len(q);
+
+			sel->next[stack[sp]] = parent_len(p) == pl && strncmp(p, q, pl) == 0;
+		}
+		stack[sp++] = i;
+	}
+	free(stack);
+	if (!found) {
+		warn_none_selected();
+		selection_free(sel);
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+long selection_find(const struct selection *sel, const char *devpath)
+{
+	size_t lo = 0, hi = sel->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = path_cmp_walk_order(sel->paths[mid], devpath);
+
+		if (c == 0)
+			return (long)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+void selection_free(struct selection *sel)
+{
+	for (size_t i = 0; i < sel->n; i++)
+		free(sel->paths[i]);
+	free(sel->paths);
+	free(sel->next);
+	memset(sel, 0, sizeof(*sel));
+}
+
+int tree_begin(struct sysdev *ctx, const struct options *o, char **start, struct selection *sel,
+	       const struct selection **shown)
+{
+	int ret;
+
+	*shown = NULL;
+	if (start_or_warn(ctx, o->start, start) < 0)
+		return EXIT_RUNTIME;
+	if (!filters_given(o))
+		return 0;
+	ret = selection_build(ctx, o, *start, sel);
+	if (ret) {
+		free(*start);
+		*start = NULL;
+		return ret;
+	}
+	*shown = sel;
+	return 0;
+}
