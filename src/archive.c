@@ -273,7 +273,7 @@ _public_ int sysdev_archive_pack(int src_dirfd, int out_fd, unsigned flags,
 		return -EINVAL;
 	if (!stats)
 		stats = &local;
-	memset(stats, 0, sizeof(*stats));
+	capture_stats_reset(stats);
 	p.o = malloc(sizeof(*p.o));
 	p.buf = malloc(ARCHIVE_FILE_MAX + 1);
 	if (!p.o || !p.buf) {

@@ -90,6 +90,43 @@ struct sysdev_device *open_device_or_warn(struct sysdev *ctx, const char *spec);
 int check_output(void);
 extern bool stdout_closed;
 
+/*
+ * A device's field for output: the value, or NULL where the device has none
+ * or it could not be read (the library's -ENOENT or another errno).
+ */
+static inline const char *dev_str(struct sysdev_device *dev,
+				  int (*get)(struct sysdev_device *dev, const char **ret))
+{
+	const char *v = NULL;
+
+	return dev && get(dev, &v) >= 0 ? v : NULL;
+}
+static inline const char *dev_property(struct sysdev_device *dev, const char *key)
+{
+	const char *v = NULL;
+
+	return dev && sysdev_device_get_property(dev, key, &v) >= 0 ? v : NULL;
+}
+static inline const char *dev_udev_property(struct sysdev_device *dev, const char *key)
+{
+	const char *v = NULL;
+
+	return dev && sysdev_device_get_udev_property(dev, key, &v) >= 0 ? v : NULL;
+}
+/* The parent device's devpath, or NULL. */
+static inline const char *dev_parent_devpath(struct sysdev_device *dev)
+{
+	struct sysdev_device *parent;
+
+	return dev && sysdev_device_get_parent(dev, &parent) >= 0
+		   ? dev_str(parent, sysdev_device_get_devpath)
+		   : NULL;
+}
+/* "MAJOR:MINOR" in @buf, or NULL when the device has no number. */
+const char *dev_devnum(struct sysdev_device *dev, char *buf, size_t size);
+/* The name of where the subsystem link points ("bus", "class"), or NULL. */
+const char *dev_subsystem_kind(struct sysdev_device *dev);
+
 /* util.c (grow_array() and strdup_or_null() come from the basic layer, alloc-util.h) */
 bool str_eq_or_null(const char *a, const char *b); /* NULL equals only NULL */
 
@@ -139,8 +176,21 @@ struct walk_errors {
 	unsigned long n;
 };
 void walk_error_note(struct walk_errors *e, struct sysdev *ctx, const struct sysdev_node *node);
+/* The counters of a walk (a walker's, or the statistics'), for report_walk(). */
+struct walk_counts {
+	unsigned long v[_SYSDEV_WALK_COUNT_MAX];
+};
+void walk_counts_of(const struct sysdev_walker *w, struct walk_counts *c);
+/*
+ * Walk @start (NULL: /devices) with @flags and the callbacks, up to
+ * @max_depth (< 0: no limit); the counters in *@counts (may be NULL).
+ * Returns what sysdev_walker_run() returns.
+ */
+int walk_run(struct sysdev *ctx, const char *start, unsigned flags, int max_depth,
+	     sysdev_walk_fn enter, sysdev_walk_fn leave, void *userdata,
+	     struct walk_counts *counts);
 /* out-tree.c: warn about what a walk skipped (one line); returns the exit status */
-int report_walk(struct sysdev *ctx, const char *start, int err, const struct sysdev_walk_stats *st,
+int report_walk(struct sysdev *ctx, const char *start, int err, const struct walk_counts *st,
 		struct walk_errors *e);
 
 /* select.c: the devices the filters select, and their ancestors, in walk order */
@@ -171,9 +221,9 @@ void warn_none_selected(void);
 
 /* out-power.c: the power annotation; text: "  power:... latency-tolerance:...",
  * JSON: the member ', "power": {...}' */
-void power_text(FILE *f, const struct sysdev_power *p);
-void power_json(FILE *f, const struct sysdev_power *p);
-void power_jw(struct jw *w, const struct sysdev_power *p); /* the member "power" */
+void power_text(FILE *f, struct sysdev_power *p);
+void power_json(FILE *f, struct sysdev_power *p);
+void power_jw(struct jw *w, struct sysdev_power *p); /* the member "power" */
 /*
  * Attribute values are shown up to a page; a read into ATTR_PAGE + 1 bytes
  * that gives -EFBIG leaves the first page in the buffer.
@@ -186,7 +236,7 @@ void attr_value_text(FILE *f, const char *buf, ssize_t len);
  * {"error": "WORDS"} */
 void attr_value_json(FILE *f, const char *buf, ssize_t len);
 void attr_value_jw(struct jw *w, const char *buf, ssize_t len);
-/* "@NAME = VALUE" for attribute @name of a walk's device node */
-void node_attribute_text(FILE *f, const struct sysdev_node *node, const char *name);
+/* "@NAME = VALUE" for attribute @name of a device */
+void device_attribute_text(FILE *f, struct sysdev_device *dev, const char *name);
 
 #endif

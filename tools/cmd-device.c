@@ -39,10 +39,12 @@ static void device_attributes(const struct options *o, struct sysdev_device *dev
 static void device_line(const struct options *o, struct sysdev_device *dev, bool first,
 			struct names *names)
 {
-	const char *sub = sysdev_device_get_subsystem(dev);
-	const char *drv = sysdev_device_get_driver(dev);
-	const char *devname = sysdev_device_get_devname(dev);
+	const char *sub = dev_str(dev, sysdev_device_get_subsystem);
+	const char *drv = dev_str(dev, sysdev_device_get_driver);
+	const char *devname = dev_str(dev, sysdev_device_get_devname);
 	const char *module = NULL;
+	enum sysdev_placement placement;
+	char num[32];
 
 	/* the driver's kernel module (its module link), as the MODULE column; none when built in */
 	if (drv && names)
@@ -50,53 +52,53 @@ static void device_line(const struct options *o, struct sysdev_device *dev, bool
 
 	if (o->json) {
 		fputs(first ? "\n    {\"path\": " : ",\n    {\"path\": ", stdout);
-		fput_json_string(stdout, sysdev_device_get_devpath(dev));
+		fput_json_string(stdout, dev_str(dev, sysdev_device_get_devpath));
 		fputs(", \"name\": ", stdout);
-		fput_json_string(stdout, sysdev_device_get_name(dev));
+		fput_json_string(stdout, dev_str(dev, sysdev_device_get_name));
 		fputs(", \"subsystem\": ", stdout);
 		fput_json_string(stdout, sub);
 		fputs(", \"subsystem_kind\": ", stdout);
-		fput_json_string(
-		    stdout, sysdev_subsystem_kind_to_string(sysdev_device_get_subsystem_kind(dev)));
+		fput_json_string(stdout, dev_subsystem_kind(dev));
 		fputs(", \"driver\": ", stdout);
 		fput_json_string(stdout, drv);
 		fputs(", \"module\": ", stdout);
 		fput_json_string(stdout, module);
 		fputs(", \"parent\": ", stdout);
-		fput_json_string(stdout, sysdev_device_get_parent_devpath(dev));
+		fput_json_string(stdout, dev_parent_devpath(dev));
 		fputs(", \"class_dir\": ", stdout);
-		fput_json_string(stdout, sysdev_device_get_class_dir(dev));
+		fput_json_string(stdout, dev_str(dev, sysdev_device_get_class_dir));
 		fputs(", \"placement\": ", stdout);
-		fput_json_string(stdout,
-				 sysdev_placement_to_string(sysdev_device_get_placement(dev)));
+		fput_json_string(stdout, sysdev_device_get_placement(dev, &placement) >= 0
+					     ? sysdev_placement_to_string(placement)
+					     : NULL);
 		fputs(", \"devnum\": ", stdout);
-		fput_json_string(stdout, sysdev_device_get_devnum(dev));
+		fput_json_string(stdout, dev_devnum(dev, num, sizeof(num)));
 		fputs(", \"devtype\": ", stdout);
-		fput_json_string(stdout, sysdev_device_get_devtype(dev));
+		fput_json_string(stdout, dev_str(dev, sysdev_device_get_devtype));
 		fputs(", \"devname\": ", stdout);
 		fput_json_string(stdout, devname);
 		if (o->attrs)
 			device_attributes(o, dev);
 		if (o->power) {
-			struct sysdev_power p;
+			struct sysdev_power *p;
 
-			if (sysdev_device_get_power(dev, &p) < 0)
+			if (sysdev_device_get_power(dev, &p) < 0) {
 				fputs(", \"power\": null", stdout);
-			else
-				power_json(stdout, &p);
+			} else {
+				power_json(stdout, p);
+				sysdev_power_unref(p);
+			}
 		}
 		fputs("}", stdout);
 		return;
 	}
 	fputs(first ? "  device  " : "  parent  ", stdout);
-	fput_text(stdout, sysdev_device_get_devpath(dev));
+	fput_text(stdout, dev_str(dev, sysdev_device_get_devpath));
 	fputc('\n', stdout);
 	fputs("          subsystem: ", stdout);
 	if (sub) {
 		fput_text(stdout, sub);
-		fprintf(stdout, " (%s)",
-			sysdev_subsystem_kind_to_string(sysdev_device_get_subsystem_kind(dev))
-			    ?: "neither bus nor class");
+		fprintf(stdout, " (%s)", dev_subsystem_kind(dev) ?: "neither bus nor class");
 	} else {
 		fputs("none (no subsystem link)", stdout);
 	}
@@ -106,9 +108,9 @@ static void device_line(const struct options *o, struct sysdev_device *dev, bool
 		fputs("  module: ", stdout);
 		fput_text(stdout, module);
 	}
-	if (sysdev_device_get_class_dir(dev)) {
+	if (dev_str(dev, sysdev_device_get_class_dir)) {
 		fputs("  in class dir: ", stdout);
-		fput_text(stdout, sysdev_device_get_class_dir(dev));
+		fput_text(stdout, dev_str(dev, sysdev_device_get_class_dir));
 	}
 	if (devname) {
 		fputs("  node: /dev/", stdout);
@@ -116,13 +118,15 @@ static void device_line(const struct options *o, struct sysdev_device *dev, bool
 	}
 	fputc('\n', stdout);
 	if (o->power) {
-		struct sysdev_power p;
+		struct sysdev_power *p;
 
 		fputs("        ", stdout);
-		if (sysdev_device_get_power(dev, &p) < 0)
+		if (sysdev_device_get_power(dev, &p) < 0) {
 			fputs("  power: none (no power/ group)", stdout);
-		else
-			power_text(stdout, &p);
+		} else {
+			power_text(stdout, p);
+			sysdev_power_unref(p);
+		}
 		fputc('\n', stdout);
 	}
 	if (o->attrs)
@@ -154,14 +158,16 @@ int cmd_parents(struct sysdev *ctx, const struct options *o)
 		first = false;
 		err = sysdev_device_get_parent(dev, &parent);
 		if (err < 0 && err != -ENOENT) {
-			warnx_(syspath_of(ctx, sysdev_device_get_parent_devpath(dev)), "%s",
-			       error_words(err));
+			warnx_(syspath_of(ctx, dev_str(dev, sysdev_device_get_devpath)),
+			       "its parent device: %s", error_words(err));
 			sysdev_device_unref(dev);
 			names_free(names);
 			return EXIT_RUNTIME;
 		}
+		/* the parent is lent by its child: kept before the child goes */
+		parent = err < 0 ? NULL : sysdev_device_ref(parent);
 		sysdev_device_unref(dev);
-		dev = err < 0 ? NULL : parent;
+		dev = parent;
 	}
 	names_free(names);
 	if (o->json)
@@ -170,12 +176,19 @@ int cmd_parents(struct sysdev *ctx, const struct options *o)
 }
 
 /* The reason in words: which rule decided, and the facts it looked at. */
-static void reason_words(const char *devpath, const struct sysdev_reason *r, char *buf, size_t size)
+static void reason_words(const char *devpath, struct sysdev_reason *r, char *buf, size_t size)
 {
 	const char *name = strrchr(devpath, '/') + 1;
-	const char *above = r->parent_devpath ? r->parent_devpath : "?";
+	struct sysdev_device *parent = NULL;
+	const char *parent_devpath = sysdev_reason_get_parent(r, &parent) >= 0
+					 ? dev_str(parent, sysdev_device_get_devpath)
+					 : NULL;
+	const char *above = parent_devpath ? parent_devpath : "?";
+	bool parent_is_device = sysdev_reason_has_fact(r, SYSDEV_FACT_PARENT_IS_DEVICE);
+	bool parent_is_virtual = sysdev_reason_has_fact(r, SYSDEV_FACT_PARENT_IS_VIRTUAL);
+	bool name_is_class = sysdev_reason_has_fact(r, SYSDEV_FACT_NAME_IS_CLASS);
 
-	switch (r->rule) {
+	switch (sysdev_reason_get_rule(r)) {
 	case SYSDEV_RULE_ROOT:
 		snprintf(buf, size, "root: this is S/devices itself, the top of the device tree");
 		break;
@@ -183,26 +196,27 @@ static void reason_words(const char *devpath, const struct sysdev_reason *r, cha
 		snprintf(buf, size,
 			 "device: it holds a regular file named 'uevent' (every directory with a "
 			 "uevent file represents a device); %s%s",
-			 r->parent_devpath ? "its parent device is " : "it has no parent device",
-			 r->parent_devpath ? r->parent_devpath : "");
+			 parent_devpath ? "its parent device is " : "it has no parent device",
+			 parent_devpath ? parent_devpath : "");
 		break;
 	case SYSDEV_RULE_CLASS_DIR:
 		snprintf(
 		    buf, size,
 		    "class-dir: not a device, named after the class '%s' (an entry of S/class), "
 		    "its parent is %s, and it %s: a class grouping directory",
-		    name, r->parent_is_device ? "a device" : "S/devices/virtual",
-		    r->empty ? "is empty" : "holds device directories");
+		    name, parent_is_device ? "a device" : "S/devices/virtual",
+		    sysdev_reason_has_fact(r, SYSDEV_FACT_EMPTY) ? "is empty"
+								 : "holds device directories");
 		break;
 	case SYSDEV_RULE_BELOW_DEVICE:
-		if (r->name_is_class && (r->parent_is_device || r->parent_is_virtual))
+		if (name_is_class && (parent_is_device || parent_is_virtual))
 			snprintf(
 			    buf, size,
 			    "attr-group: named after class '%s' but holds no device directory "
 			    "and is not empty, so not a grouping directory; it lies below device "
 			    "%s",
 			    name, above);
-		else if (r->name_is_class)
+		else if (name_is_class)
 			snprintf(buf, size,
 				 "attr-group: named after class '%s' but its parent is neither a "
 				 "device nor S/devices/virtual; it lies below device %s",
@@ -229,7 +243,7 @@ static void reason_words(const char *devpath, const struct sysdev_reason *r, cha
 
 int cmd_explain(struct sysdev *ctx, const struct options *o)
 {
-	struct sysdev_reason r;
+	struct sysdev_reason *r;
 	char reason[1024];
 	char *devpath = NULL;
 	int kind;
@@ -243,8 +257,8 @@ int cmd_explain(struct sysdev *ctx, const struct options *o)
 		free(devpath);
 		return EXIT_RUNTIME;
 	}
-	reason_words(devpath, &r, reason, sizeof(reason));
-	sysdev_reason_clear(&r);
+	reason_words(devpath, r, reason, sizeof(reason));
+	sysdev_reason_unref(r);
 	if (o->json) {
 		fputs("{\"path\": ", stdout);
 		fput_json_string(stdout, devpath);
@@ -276,41 +290,41 @@ int cmd_latency_tolerance(struct sysdev *ctx, const struct options *o)
 		err = sysdev_device_set_latency_tolerance(dev, o->set_lt_value);
 	else
 		err = sysdev_device_get_latency_tolerance(dev, &us);
-	if (err == -EOPNOTSUPP && !sysdev_device_get_driver(dev)) {
-		warnx_(syspath_of(ctx, sysdev_device_get_devpath(dev)),
+	if (err == -ENOENT && !dev_str(dev, sysdev_device_get_driver)) {
+		warnx_(syspath_of(ctx, dev_str(dev, sysdev_device_get_devpath)),
 		       "this device has no power/pm_qos_latency_tolerance_us: it has no driver, "
-		       "and only a driver can provide latency tolerance (EOPNOTSUPP)");
-	} else if (err == -EOPNOTSUPP) {
-		warnx_(syspath_of(ctx, sysdev_device_get_devpath(dev)),
+		       "and only a driver can provide latency tolerance (ENOENT)");
+	} else if (err == -ENOENT) {
+		warnx_(syspath_of(ctx, dev_str(dev, sysdev_device_get_devpath)),
 		       "this device has no power/pm_qos_latency_tolerance_us: its driver '%s' does "
-		       "not provide latency tolerance (EOPNOTSUPP)",
-		       sysdev_device_get_driver(dev));
+		       "not provide latency tolerance (ENOENT)",
+		       dev_str(dev, sysdev_device_get_driver));
 	} else if (err == -EBADFD) {
 		/* the same words for get and set: the cause is the file, not the action */
-		warnx_(syspath_of(ctx, sysdev_device_get_devpath(dev)),
+		warnx_(syspath_of(ctx, dev_str(dev, sysdev_device_get_devpath)),
 		       "power/pm_qos_latency_tolerance_us is not a regular file (a directory, FIFO "
 		       "or device node): not a latency-tolerance attribute");
 	} else if (err == -EMLINK) {
-		warnx_(syspath_of(ctx, sysdev_device_get_devpath(dev)),
+		warnx_(syspath_of(ctx, dev_str(dev, sysdev_device_get_devpath)),
 		       "power/pm_qos_latency_tolerance_us has more than one hard link: it may be a "
 		       "file outside the tree, never written (EMLINK)");
 	} else if (err == -EINVAL && o->set_lt_value) {
-		warnx_(syspath_of(ctx, sysdev_device_get_devpath(dev)),
+		warnx_(syspath_of(ctx, dev_str(dev, sysdev_device_get_devpath)),
 		       "the kernel refused latency tolerance '%s' (EINVAL)", o->set_lt_value);
 	} else if (err == -EACCES || err == -EPERM) {
-		warnx_(syspath_of(ctx, sysdev_device_get_devpath(dev)),
+		warnx_(syspath_of(ctx, dev_str(dev, sysdev_device_get_devpath)),
 		       "not allowed to %s power/pm_qos_latency_tolerance_us: %s",
 		       o->set_lt_value ? "write" : "read", error_words(err));
 	} else if (err == -EBADMSG) {
-		warnx_(syspath_of(ctx, sysdev_device_get_devpath(dev)),
+		warnx_(syspath_of(ctx, dev_str(dev, sysdev_device_get_devpath)),
 		       "power/pm_qos_latency_tolerance_us holds neither auto, any nor a number "
 		       "(EBADMSG)");
 	} else if (err < 0) {
-		warnx_(syspath_of(ctx, sysdev_device_get_devpath(dev)),
+		warnx_(syspath_of(ctx, dev_str(dev, sysdev_device_get_devpath)),
 		       "power/pm_qos_latency_tolerance_us: %s", error_words(err));
 	} else if (!o->set_lt_value && o->json) {
 		fputs("{\"path\": ", stdout);
-		fput_json_string(stdout, sysdev_device_get_devpath(dev));
+		fput_json_string(stdout, dev_str(dev, sysdev_device_get_devpath));
 		fputs(", \"pm_qos_latency_tolerance_us\": ", stdout);
 		if (err == SYSDEV_LT_VALUE)
 			printf("%d}\n", us);

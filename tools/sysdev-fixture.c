@@ -89,7 +89,34 @@ static int check_stdout(void)
 	return fail("stdout", "write error", -err);
 }
 
-static void summary(const char *what, const char *verb, const struct sysdev_capture_stats *st)
+/* The counters of a capture or a pack, as plain numbers. */
+struct counts {
+	unsigned long files, dirs, links, skipped, truncated, write_only, emptied, too_deep,
+	    unsafe_links, unreadable;
+	unsigned long long bytes;
+};
+
+/* The numbers of a counters' object (zeros for none). */
+static void counts_of(const struct sysdev_capture_stats *s, struct counts *c)
+{
+#define GET(which) sysdev_capture_stats_get(s, SYSDEV_CAPTURE_COUNT_##which)
+	*c = (struct counts){
+	    .files = GET(FILES),
+	    .dirs = GET(DIRS),
+	    .links = GET(LINKS),
+	    .skipped = GET(SKIPPED),
+	    .truncated = GET(TRUNCATED),
+	    .write_only = GET(WRITE_ONLY),
+	    .emptied = GET(EMPTIED),
+	    .too_deep = GET(TOO_DEEP),
+	    .unsafe_links = GET(UNSAFE_LINKS),
+	    .unreadable = GET(UNREADABLE),
+	    .bytes = GET(BYTES),
+	};
+#undef GET
+}
+
+static void summary(const char *what, const char *verb, const struct counts *st)
 {
 	fprintf(stderr,
 		"%s: %s: %s %lu %s, %lu %s, %lu %s, %lu skipped "
@@ -101,7 +128,7 @@ static void summary(const char *what, const char *verb, const struct sysdev_capt
 }
 
 /* What the archive's own limits and rules left out, one line each. */
-static void report_left_out(const char *what, const struct sysdev_capture_stats *st)
+static void report_left_out(const char *what, const struct counts *st)
 {
 	if (st->too_deep)
 		fprintf(stderr,
@@ -120,7 +147,8 @@ static void report_left_out(const char *what, const struct sysdev_capture_stats 
 
 static int cmd_pack(int argc, char **argv)
 {
-	struct sysdev_capture_stats st;
+	struct sysdev_capture_stats *stats = NULL;
+	struct counts st;
 	int fd, err;
 
 	if (argc != 1) {
@@ -130,8 +158,12 @@ static int cmd_pack(int argc, char **argv)
 	fd = open(argv[0], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return fail(argv[0], "cannot open the directory", -errno);
-	err = sysdev_archive_pack(fd, STDOUT_FILENO, 0, &st);
+	err = sysdev_capture_stats_new(&stats);
+	if (err >= 0)
+		err = sysdev_archive_pack(fd, STDOUT_FILENO, 0, stats);
 	close(fd);
+	counts_of(stats, &st);
+	sysdev_capture_stats_unref(stats);
 	if (err < 0)
 		return fail(argv[0], "pack failed", err);
 	if (st.skipped || st.unsafe_links) {
@@ -249,6 +281,7 @@ static void sanitize_summary(const char *out, const struct sanitize_stats *st)
 static int capture_start(struct sysdev *ctx, const char *start, char **devpath)
 {
 	struct sysdev_device *dev;
+	const char *path;
 	int err;
 
 	*devpath = NULL;
@@ -274,7 +307,7 @@ static int capture_start(struct sysdev *ctx, const char *start, char **devpath)
 	err = sysdev_device_new(ctx, start, &dev);
 	if (err < 0)
 		return fail(start, "no such device", err);
-	*devpath = strdup(sysdev_device_get_devpath(dev));
+	*devpath = sysdev_device_get_devpath(dev, &path) >= 0 ? strdup(path) : NULL;
 	sysdev_device_unref(dev);
 	return *devpath ? 0 : fail(start, "out of memory", -ENOMEM);
 }
@@ -323,7 +356,8 @@ static int cmd_capture(int argc, char **argv)
 	};
 	bool sanitize = false;
 	const char *root = NULL, *out, *start = NULL;
-	struct sysdev_capture_stats st, pst;
+	struct sysdev_capture_stats *stats = NULL;
+	struct counts st, pst;
 	unsigned flags = SYSDEV_CAPTURE_SLIM | SYSDEV_CAPTURE_PUBLIC;
 	struct sysdev *ctx = NULL;
 	char *devpath = NULL, *tmpout = NULL, tmpl[PATH_MAX];
@@ -376,7 +410,10 @@ static int cmd_capture(int argc, char **argv)
 		fail(tmpl, "cannot open", -errno);
 		goto rm;
 	}
-	err = sysdev_capture(ctx, devpath, dfd, flags, &st);
+	err = sysdev_capture_stats_new(&stats);
+	if (err >= 0)
+		err = sysdev_capture(ctx, devpath, dfd, flags, stats);
+	counts_of(stats, &st);
 	if (err < 0) {
 		fail(start ? start : sysdev_get_root(ctx), "capture failed", err);
 		goto rm;
@@ -399,7 +436,8 @@ static int cmd_capture(int argc, char **argv)
 		}
 		sanitize_summary(out, &sst);
 	}
-	err = sysdev_archive_pack(dfd, ofd, 0, &pst);
+	err = sysdev_archive_pack(dfd, ofd, 0, stats);
+	counts_of(stats, &pst);
 	if (err == 0 && close(ofd) < 0)
 		err = -errno;
 	else if (err < 0)
@@ -438,6 +476,7 @@ rm:
 out:
 	free(tmpout);
 	free(devpath);
+	sysdev_capture_stats_unref(stats);
 	sysdev_unref(ctx);
 	return ret;
 }

@@ -78,6 +78,8 @@ const char *error_words(int err)
 		return "file too large (EFBIG)";
 	case -EMFILE:
 		return "too many open files (EMFILE)";
+	case -EBADFD:
+		return "not a regular file (EBADFD)";
 	default:
 		return strerror(-err);
 	}
@@ -142,14 +144,14 @@ int resolve_arg(struct sysdev *ctx, const char *arg, char **devpath)
 			warnx_(arg, "no such device: %s", error_words(err));
 		if (err < 0)
 			return err;
-		*devpath = strdup(sysdev_device_get_devpath(dev));
+		*devpath = strdup(dev_str(dev, sysdev_device_get_devpath));
 		sysdev_device_unref(dev);
 		return *devpath ? 0 : -ENOMEM;
 	}
 	if (strncmp(arg, "/dev/", 5) == 0 || looks_like_subsystem_name(arg)) {
 		err = sysdev_device_new(ctx, arg, &dev);
 		if (err == 0) {
-			*devpath = strdup(sysdev_device_get_devpath(dev));
+			*devpath = strdup(dev_str(dev, sysdev_device_get_devpath));
 			sysdev_device_unref(dev);
 			return *devpath ? 0 : -ENOMEM;
 		}

@@ -308,17 +308,19 @@ struct export_state {
 	struct umockdev_stats *st;
 };
 
-static int export_node(const struct sysdev_node *node, void *data)
+static int export_node(struct sysdev_node *node, void *data)
 {
 	struct export_state *s = data;
-	const char *sub = sysdev_node_get_subsystem(node), *devpath = sysdev_node_get_devpath(node);
-	const char *key, *value, *devname = sysdev_node_get_devname(node);
+	const char *sub = NULL, *devpath = sysdev_node_get_devpath(node);
+	const char *key, *value, *devname = NULL;
 	struct sysdev_device *dev;
 	FILE *f = s->out;
 	int err;
 
-	if (sysdev_node_get_kind(node) != SYSDEV_KIND_DEVICE)
+	if (sysdev_node_get_device(node, &dev) < 0)
 		return 0;
+	(void)sysdev_device_get_subsystem(dev, &sub);
+	(void)sysdev_device_get_devname(dev, &devname);
 	if (!sub) {
 		s->st->no_subsystem++;
 		return 0;
@@ -328,13 +330,11 @@ static int export_node(const struct sysdev_node *node, void *data)
 		s->st->skipped_names++;
 		return 0;
 	}
-	err = sysdev_device_new_from_devpath(s->ctx, devpath, &dev);
-	if (err < 0)
-		return err == -ENOMEM ? err : 0;
 	fprintf(f, "P: %s\n", devpath);
 	if (devname)
 		fprintf(f, "N: %s\n", devname);
-	for (size_t i = 0; sysdev_device_get_property_at(dev, i, &key, &value); i++) {
+	SYSDEV_DEVICE_FOREACH_PROPERTY(dev, key, value)
+	{
 		if (strcmp(key, "SUBSYSTEM") == 0 || strcmp(key, "DEVPATH") == 0)
 			continue;
 		if (!key_ok(key) || !line_safe(value)) {
@@ -348,7 +348,6 @@ static int export_node(const struct sysdev_node *node, void *data)
 			fprintf(f, "E: %s=%s\n", key, value);
 	}
 	fprintf(f, "E: SUBSYSTEM=%s\n", sub);
-	sysdev_device_unref(dev);
 	err = export_dir(f, sysdev_node_get_dirfd(node), devpath + 1, "", 0, s->st);
 	fputc('\n', f);
 	s->st->devices++;
@@ -359,7 +358,18 @@ int umockdev_export(struct sysdev *ctx, FILE *out, struct umockdev_stats *st)
 {
 	struct export_state s = {.ctx = ctx, .out = out, .st = st};
 
-	return sysdev_walk(ctx, NULL, SYSDEV_WALK_UEVENT, -1, export_node, NULL, &s, NULL);
+	struct sysdev_walker *w = NULL;
+	int err;
+
+	err = sysdev_walker_new(ctx, NULL, &w);
+	if (err >= 0)
+		err = sysdev_walker_set_flags(w, SYSDEV_WALK_UEVENT);
+	if (err >= 0)
+		err = sysdev_walker_set_callbacks(w, export_node, NULL, &s);
+	if (err >= 0)
+		err = sysdev_walker_run(w);
+	sysdev_walker_unref(w);
+	return err;
 }
 
 /* ------------------------------------------------------------------ */

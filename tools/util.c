@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Small helpers shared by the commands of sysdev-tree. */
+#include <stdio.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 
 #include "cli.h"
 
@@ -9,4 +11,50 @@ bool str_eq_or_null(const char *a, const char *b)
 	if (!a || !b)
 		return a == b;
 	return strcmp(a, b) == 0;
+}
+
+const char *dev_devnum(struct sysdev_device *dev, char *buf, size_t size)
+{
+	dev_t devnum;
+
+	if (!dev || sysdev_device_get_devnum(dev, &devnum) < 0)
+		return NULL;
+	snprintf(buf, size, "%u:%u", major(devnum), minor(devnum));
+	return buf;
+}
+
+const char *dev_subsystem_kind(struct sysdev_device *dev)
+{
+	enum sysdev_subsystem_kind kind;
+
+	if (!dev || sysdev_device_get_subsystem_kind(dev, &kind) < 0)
+		return NULL;
+	return sysdev_subsystem_kind_to_string(kind);
+}
+
+void walk_counts_of(const struct sysdev_walker *w, struct walk_counts *c)
+{
+	for (unsigned i = 0; i < _SYSDEV_WALK_COUNT_MAX; i++)
+		c->v[i] = w ? sysdev_walker_get_count(w, (enum sysdev_walk_count)i) : 0;
+}
+
+int walk_run(struct sysdev *ctx, const char *start, unsigned flags, int max_depth,
+	     sysdev_walk_fn enter, sysdev_walk_fn leave, void *userdata, struct walk_counts *counts)
+{
+	struct sysdev_walker *w = NULL;
+	int err;
+
+	err = sysdev_walker_new(ctx, start, &w);
+	if (err >= 0)
+		err = sysdev_walker_set_flags(w, flags);
+	if (err >= 0 && max_depth >= 0)
+		err = sysdev_walker_set_max_depth(w, (unsigned)max_depth);
+	if (err >= 0)
+		err = sysdev_walker_set_callbacks(w, enter, leave, userdata);
+	if (err >= 0)
+		err = sysdev_walker_run(w);
+	if (counts)
+		walk_counts_of(w, counts);
+	sysdev_walker_unref(w);
+	return err;
 }

@@ -54,21 +54,23 @@ static void check_contained(const char *allowed1, const char *allowed2)
 	FUZZ_ASSERT(d);
 	for (struct dirent *de; (de = readdir(d));)
 		FUZZ_ASSERT(!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
-			    !strcmp(de->d_name, allowed1) || (allowed2 && !strcmp(de->d_name, allowed2)));
+			    !strcmp(de->d_name, allowed1) ||
+			    (allowed2 && !strcmp(de->d_name, allowed2)));
 	closedir(d);
 }
 
 /* Pack @dirfd into a memory buffer (through an unnamed temp file). */
 static char *pack(int dirfd, size_t *len)
 {
-	struct sysdev_capture_stats st;
+	struct sysdev_capture_stats *st = NULL;
 	int tfd = openat(basefd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	off_t end;
 	char *buf;
 
 	FUZZ_ASSERT(tfd >= 0);
-	memset(&st, 0, sizeof(st));
-	FUZZ_ASSERT(sysdev_archive_pack(dirfd, tfd, 0, &st) == 0);
+	FUZZ_ASSERT(sysdev_capture_stats_new(&st) == 0);
+	FUZZ_ASSERT(sysdev_archive_pack(dirfd, tfd, 0, st) == 0);
+	sysdev_capture_stats_unref(st);
 	end = lseek(tfd, 0, SEEK_END);
 	FUZZ_ASSERT(end >= 0);
 	buf = malloc((size_t)end + 1);
