@@ -246,6 +246,32 @@ static void test_unreadable_uevent(void **state)
 	assert_int_equal(chmod(path, 0644), 0);
 }
 
+/* A uevent file too large to be one (a hand-made tree): the properties say EFBIG, as root too. */
+static void test_oversized_uevent(void **state)
+{
+	char *root = tree_new(), *big = malloc(70000);
+	struct sysdev_device *dev;
+	struct sysdev *ctx;
+	const char *v, *k;
+
+	(void)state;
+	assert_non_null(big);
+	memset(big, 'A', 69998);
+	memcpy(big, "X=", 2);
+	big[69998] = '\n';
+	big[69999] = '\0';
+	tree_device(root, "/devices/platform/big", "bus:platform", "drv", big);
+	free(big);
+	assert_int_equal(sysdev_new(root, &ctx), 0);
+	assert_int_equal(sysdev_device_new_from_devpath(ctx, "/devices/platform/big", &dev), 0);
+	assert_int_equal(sysdev_device_get_devtype(dev, &v), -EFBIG);
+	assert_int_equal(sysdev_device_get_property_at(dev, 0, &k, &v), -EFBIG);
+	assert_string_equal(str(dev, sysdev_device_get_driver), "drv");
+	sysdev_device_unref(dev);
+	sysdev_unref(ctx);
+	tree_free(root);
+}
+
 /* A uevent that is a directory: no device there at all. */
 static void test_uevent_directory(void **state)
 {
@@ -373,6 +399,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_forms),
     cmocka_unit_test(test_fields),
     cmocka_unit_test(test_unreadable_uevent),
+    cmocka_unit_test(test_oversized_uevent),
     cmocka_unit_test(test_uevent_directory),
     cmocka_unit_test(test_null),
     cmocka_unit_test_setup_teardown(test_node_device, setup, teardown),
