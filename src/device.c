@@ -45,6 +45,18 @@ static int link_name_at(int fd, const char *name, struct sbuf *out, bool *presen
 	return 0;
 }
 
+/* Where the subsystem link's text @target leads: below S/bus, below S/class, or neither. */
+static enum sysdev_subsystem_kind subsystem_kind_of(struct sysdev_device *dev, const char *target)
+{
+	_cleanup_free_ char *res = resolve_link_target(dev->ctx->root, dev->devpath.s, target);
+
+	if (res && strncmp(res, "/bus/", 5) == 0)
+		return SYSDEV_SUBSYSTEM_BUS;
+	else if (res && strncmp(res, "/class/", 7) == 0)
+		return SYSDEV_SUBSYSTEM_CLASS;
+	return SYSDEV_SUBSYSTEM_NONE;
+}
+
 /* Subsystem (and its kind), driver, "dev" and the uevent file, from the open directory @fd. */
 static int device_fill_at(struct sysdev_device *dev, int fd)
 {
@@ -55,15 +67,8 @@ static int device_fill_at(struct sysdev_device *dev, int fd)
 	err = link_name_at(fd, "subsystem", &dev->subsystem, &dev->has_subsystem, &target);
 	if (err < 0)
 		return err;
-	if (target) {
-		_cleanup_free_ char *res =
-		    resolve_link_target(dev->ctx->root, dev->devpath.s, target);
-
-		if (res && strncmp(res, "/bus/", 5) == 0)
-			dev->subsystem_kind = SYSDEV_SUBSYSTEM_BUS;
-		else if (res && strncmp(res, "/class/", 7) == 0)
-			dev->subsystem_kind = SYSDEV_SUBSYSTEM_CLASS;
-	}
+	if (target)
+		dev->subsystem_kind = subsystem_kind_of(dev, target);
 	err = link_name_at(fd, "driver", &dev->driver, &dev->has_driver, NULL);
 	if (err < 0)
 		return err;
@@ -274,15 +279,8 @@ static int device_links(struct sysdev_device *dev)
 	fd = device_fd(dev);
 	err = fd < 0 ? fd
 		     : link_name_at(fd, "subsystem", &dev->subsystem, &dev->has_subsystem, &target);
-	if (err >= 0 && target) {
-		_cleanup_free_ char *res =
-		    resolve_link_target(dev->ctx->root, dev->devpath.s, target);
-
-		if (res && strncmp(res, "/bus/", 5) == 0)
-			dev->subsystem_kind = SYSDEV_SUBSYSTEM_BUS;
-		else if (res && strncmp(res, "/class/", 7) == 0)
-			dev->subsystem_kind = SYSDEV_SUBSYSTEM_CLASS;
-	}
+	if (err >= 0 && target)
+		dev->subsystem_kind = subsystem_kind_of(dev, target);
 	if (err >= 0)
 		err = link_name_at(fd, "driver", &dev->driver, &dev->has_driver, NULL);
 	if (err == -ENOMEM)
