@@ -132,6 +132,14 @@ static void level_release_device(struct sysdev_node *l)
 		d->fd_lent = false;
 	}
 	if (d->n_ref > 1) {
+		struct uevent shrunk;
+
+		/* kept (an enumerator keeps thousands): its uevent in a buffer of its size */
+		if (d->uevent.buf && d->uevent.cap > d->uevent.len + 1 &&
+		    uevent_copy(&shrunk, &d->uevent) == 0) {
+			uevent_free(&d->uevent);
+			d->uevent = shrunk;
+		}
 		l->dev = sysdev_device_unref(d);
 		return;
 	}
