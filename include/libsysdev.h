@@ -2,8 +2,23 @@
 /*
  * libsysdev - walk and classify a sysfs tree (/sys/devices).
  *
- * Every call that can fail returns a negative errno value (or NULL where it
- * returns a pointer and says so).  The library never prints and never exits.
+ * Conventions (libsysdev(3) says more):
+ *  - A call that can fail returns 0 (or a documented non-negative value) or a
+ *    negative errno, and hands its result back through its last argument
+ *    ("ret").  The library never prints and never exits.
+ *  - One errno for one condition: -ENOENT the thing asked for is absent (no
+ *    such field, property, link, attribute; past the end of an _at()
+ *    iteration); -ENODEV a directory that exists but is not a device;
+ *    -EBADFD a file that is not a regular file where one should be; -EINVAL
+ *    a bad argument (NULL where a pointer is needed, a value out of range:
+ *    checked at every public entry, never an abort); -ENOMEM; any other
+ *    value is the errno of a system call that failed (-EACCES, -EISDIR, ...).
+ *  - Objects are reference counted (NAME_ref(), NAME_unref(), both accept
+ *    NULL; unref always returns NULL).  A getter that returns an object or a
+ *    string lends it: it lives as long as the object it came from.
+ *  - Iteration is one style: NAME_get_X_at(obj, i, &ret) returns -ENOENT
+ *    past the end; the SYSDEV_FOREACH_*() macros below wrap it.
+ *  - Nothing is thread safe; an object belongs to one thread at a time.
  *
  * Paths inside the tree are "devpaths": relative to the sysfs root, with a
  * leading slash, exactly as udev's DEVPATH ("/devices/platform/serial8250").
@@ -32,18 +47,22 @@ struct sysdev;
  * a directory that holds a "devices" directory, or a system root (the "/" of
  * another system, as lsblk --sysroot takes) whose "sys" directory holds one:
  * then @root + "/sys" is the root.  Installs no signal handlers and changes
- * no process state.  Returns 0 and a context with one reference in *@ctx, or
- * -ENOENT / -ENOTDIR / -EACCES / -ENOMEM.
+ * no process state.  Returns 0 and a context with one reference in *@ret, or
+ * -ENOENT / -ENOTDIR / -EACCES / -ENOMEM; -EINVAL: @ret is NULL.
+ * Since: 1.0
  */
-int sysdev_new(const char *root, struct sysdev **ctx);
+int sysdev_new(const char *root, struct sysdev **ret);
+/* Since: 1.0 */
 struct sysdev *sysdev_ref(struct sysdev *ctx);
-/* Drops one reference; frees on the last.  Always returns NULL. */
+/* Drops one reference; frees on the last.  Always returns NULL.  Since: 1.0 */
 struct sysdev *sysdev_unref(struct sysdev *ctx);
 
 /* The root as given to sysdev_new() (without trailing slashes; with "/sys"
- * appended for a system root).  Lives as long as the context. */
+ * appended for a system root).  Lives as long as the context; NULL for a
+ * NULL context.  Since: 1.0 */
 const char *sysdev_get_root(const struct sysdev *ctx);
-/* A directory descriptor for the root, owned by the context: never close it. */
+/* A directory descriptor for the root, owned by the context: never close it.
+ * -EINVAL for a NULL context.  Since: 1.0 */
 int sysdev_get_root_fd(const struct sysdev *ctx);
 /*
  * Resolve a path that a person typed to a path inside the tree, relative to
@@ -54,14 +73,17 @@ int sysdev_get_root_fd(const struct sysdev *ctx);
  * a captured tree, a syspath of the system it came from ("/sys/...").
  * Resolved as realpath(1) does: symbolic links followed, ".." applied to
  * what they point to; a link or ".." that leaves the root is refused.
- * Returns 0 and a malloc'd string in *@resolved, or -ENOENT (nothing
+ * Returns 0 and a malloc'd string in *@ret, or -ENOENT (nothing
  * there), -ENOTDIR (a file on the way), -EXDEV (outside the root), -ELOOP,
- * -ENAMETOOLONG, -EINVAL (empty), -ENOMEM.
+ * -ENAMETOOLONG, -EINVAL (empty, or a NULL argument), -ENOMEM.
+ * Since: 1.0
  */
-int sysdev_resolve_path(struct sysdev *ctx, const char *path, char **resolved);
+int sysdev_resolve_path(struct sysdev *ctx, const char *path, char **ret);
 
-/* Whether @name is an entry of S/class or of S/bus (read once at open). */
+/* Whether @name is an entry of S/class or of S/bus (read once at open); false
+ * for a NULL argument.  Since: 1.0 */
 bool sysdev_is_class_name(const struct sysdev *ctx, const char *name);
+/* Since: 1.0 */
 bool sysdev_is_bus_name(const struct sysdev *ctx, const char *name);
 
 /* ------------------------------------------------------------------ */
@@ -79,15 +101,15 @@ enum sysdev_kind {
 	_SYSDEV_KIND_MAX,
 };
 /* "root", "container", "device", "class-dir", "attr-group", "unknown" (static strings;
- * NULL for a value out of range, as for every *_to_string() below) */
+ * NULL for a value out of range, as for every *_to_string() below).  Since: 1.0 */
 const char *sysdev_kind_to_string(enum sysdev_kind kind);
 
 enum sysdev_subsystem_kind {
-	SYSDEV_SUBSYSTEM_NONE = 0, /* no subsystem link, or it points elsewhere */
+	SYSDEV_SUBSYSTEM_NONE = 0, /* the subsystem link points neither under S/bus nor S/class */
 	SYSDEV_SUBSYSTEM_BUS,	   /* the link's target lies under S/bus */
 	SYSDEV_SUBSYSTEM_CLASS,	   /* the link's target lies under S/class */
 };
-/* "bus", "class", or NULL for NONE */
+/* "bus", "class", or NULL for NONE.  Since: 1.0 */
 const char *sysdev_subsystem_kind_to_string(enum sysdev_subsystem_kind kind);
 
 enum sysdev_placement {
@@ -95,100 +117,261 @@ enum sysdev_placement {
 	SYSDEV_PLACEMENT_VIRTUAL,     /* below S/devices/virtual */
 	SYSDEV_PLACEMENT_SYSTEM,      /* below S/devices/system */
 };
-/* "devices", "virtual", "system" */
+/* "devices", "virtual", "system".  Since: 1.0 */
 const char *sysdev_placement_to_string(enum sysdev_placement placement);
+
+/* ------------------------------------------------------------------ */
+/* Devices                                                             */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A device: a directory of S/devices that holds a uevent file, as a lookup,
+ * an enumerator, a walk node or a monitor found it.  An event of the monitor
+ * is a device too, with an action and a sequence number.
+ *
+ * Every field has one getter, of the form
+ *     int sysdev_device_get_X(struct sysdev_device *dev, T *ret);
+ * returning 0 and the value in *@ret, -ENOENT when the device has no such
+ * field, -EINVAL for a NULL argument, or the negative errno that kept the
+ * field from being read (the device's directory or its uevent file could not
+ * be opened or read: -EACCES, -EISDIR, -ENODEV when the directory is gone,
+ * ...).  Fields are read on first use and kept: a device answers the same
+ * way each time.  Strings live until the device's last reference is dropped.
+ */
+struct sysdev_device;
+
+/*
+ * Look up a device by any form sysdev-tree(1) accepts: a syspath ("/sys/devices/.."
+ * or the context's root followed by "/devices/.."), a devpath
+ * ("/devices/..."), "SUBSYSTEM:NAME", a device node ("/dev/vda"), or udev's
+ * device id: "b254:0" (block device 254:0), "c1:3" (character device 1:3),
+ * "n2" (the network interface whose ifindex is 2), "+SUBSYSTEM:SYSNAME"
+ * ("+pci:0000:00:02.0"; a '/' in SYSNAME stands for '!').
+ * Symbolic links inside the root are resolved ("/sys/class/net/lo" works).
+ * Returns 0 and a new reference in *@ret, -ENOENT (nothing there), -ENODEV
+ * (exists but is not a device), -EXDEV (a path outside the root), -EINVAL
+ * (not a device spec), -ENOMEM.
+ * Since: 1.0
+ */
+int sysdev_device_new(struct sysdev *ctx, const char *spec, struct sysdev_device **ret);
+/* By devpath ("/devices/..."); errors as sysdev_device_new().  Since: 1.0 */
+int sysdev_device_new_from_devpath(struct sysdev *ctx, const char *devpath,
+				   struct sysdev_device **ret);
+/*
+ * By device number, through S/dev/block (@type 'b') or S/dev/char ('c'), as
+ * sd_device_new_from_devnum().  -EINVAL: another @type.  Since: 1.0
+ */
+int sysdev_device_new_from_devnum(struct sysdev *ctx, char type, dev_t devnum,
+				  struct sysdev_device **ret);
+/* By SUBSYSTEM:NAME, through S/class/SUBSYSTEM/NAME or S/bus/SUBSYSTEM/devices/NAME.
+ * Since: 1.0 */
+int sysdev_device_new_from_subsystem_sysname(struct sysdev *ctx, const char *subsystem,
+					     const char *sysname, struct sysdev_device **ret);
+/* Since: 1.0 */
+struct sysdev_device *sysdev_device_ref(struct sysdev_device *dev);
+/* Since: 1.0 */
+struct sysdev_device *sysdev_device_unref(struct sysdev_device *dev);
+
+/* The devpath ("/devices/pci0000:00/0000:00:02.0"; for an event, as the kernel sent
+ * it: "/module/loop" too).  Since: 1.0 */
+int sysdev_device_get_devpath(struct sysdev_device *dev, const char **ret);
+/* The last component of the devpath (the kernel's sysname).  Since: 1.0 */
+int sysdev_device_get_name(struct sysdev_device *dev, const char **ret);
+/* SYSDEV_KIND_DEVICE; for an event, the kind of its directory when it was
+ * received: -ENOENT when it was gone by then, a remove, or outside S/devices.
+ * Since: 1.0 */
+int sysdev_device_get_kind(struct sysdev_device *dev, enum sysdev_kind *ret);
+/* The last component of the subsystem link's target; -ENOENT: no such link.
+ * An event's is its SUBSYSTEM.  Since: 1.0 */
+int sysdev_device_get_subsystem(struct sysdev_device *dev, const char **ret);
+/* Where the subsystem link points; -ENOENT: no subsystem link.  Since: 1.0 */
+int sysdev_device_get_subsystem_kind(struct sysdev_device *dev, enum sysdev_subsystem_kind *ret);
+/* The last component of the driver link's target; -ENOENT: no driver bound.
+ * An event's is its DRIVER.  Since: 1.0 */
+int sysdev_device_get_driver(struct sysdev_device *dev, const char **ret);
+/*
+ * The nearest device above: 0 and the parent in *@ret, lent by @dev (it
+ * lives as long as @dev; take a reference to keep it longer), -ENOENT when
+ * the device has no parent device, or the errno of looking it up.
+ * Since: 1.0
+ */
+int sysdev_device_get_parent(struct sysdev_device *dev, struct sysdev_device **ret);
+/* The name of the class grouping directory the device sits in; -ENOENT: none.
+ * Since: 1.0 */
+int sysdev_device_get_class_dir(struct sysdev_device *dev, const char **ret);
+/* Where below S/devices it sits; -ENOENT: outside S/devices (an event's
+ * "/module/..." path).  Since: 1.0 */
+int sysdev_device_get_placement(struct sysdev_device *dev, enum sysdev_placement *ret);
+/*
+ * From the uevent file: the device number (MAJOR, MINOR), DEVTYPE and
+ * DEVNAME.  The device number and DEVNAME belong to devices with a "dev"
+ * attribute only (the kernel writes both exactly when it gives a device a
+ * number): a uevent that names them without one is not believed.  An
+ * event's come from its message.
+ * Since: 1.0
+ */
+int sysdev_device_get_devnum(struct sysdev_device *dev, dev_t *ret);
+/* Since: 1.0 */
+int sysdev_device_get_devtype(struct sysdev_device *dev, const char **ret);
+/* DEVNAME as the uevent file says it ("vda", not "/dev/vda").  Since: 1.0 */
+int sysdev_device_get_devname(struct sysdev_device *dev, const char **ret);
+/* Any key of the uevent file (of an event: of its message).  Since: 1.0 */
+int sysdev_device_get_property(struct sysdev_device *dev, const char *key, const char **ret);
+/*
+ * A property as udev holds it (udev_device_get_property_value(), and what
+ * sysdev-tree --properties prints): the uevent file's key, with DEVNAME as
+ * the node's path ("/dev/vda" where the file says "vda"); where the file
+ * lacks them, DEVPATH, SUBSYSTEM and DRIVER (the names of the links), MAJOR
+ * and MINOR (from the "dev" attribute).
+ * Since: 1.0
+ */
+int sysdev_device_get_udev_property(struct sysdev_device *dev, const char *key, const char **ret);
+/* The uevent file's property @i, in the file's order: 0 with *@ret_key and
+ * *@ret_value (either may be NULL), -ENOENT past the end.  Since: 1.0 */
+int sysdev_device_get_property_at(struct sysdev_device *dev, size_t i, const char **ret_key,
+				  const char **ret_value);
+/*
+ * Attribute names (the regular files of the device directory, "uevent"
+ * excepted) and attribute-group names (subdirectories that are neither
+ * devices nor class grouping directories), sorted bytewise.  The directory
+ * is listed on the first call.  Returns 0 and name @i in *@ret, -ENOENT past
+ * the end, -ENODEV when the device's directory is gone, or the negative errno
+ * that kept the directory from being listed (-EACCES, -ENOMEM, ...).
+ * Since: 1.0
+ */
+int sysdev_device_get_attribute_at(struct sysdev_device *dev, size_t i, const char **ret);
+/* Since: 1.0 */
+int sysdev_device_get_group_at(struct sysdev_device *dev, size_t i, const char **ret);
+/*
+ * An event's action ("add", "remove", "change", "bind", ...) and sequence
+ * number: -ENOENT for a device that did not come from a monitor.
+ * Since: 1.0
+ */
+int sysdev_device_get_action(struct sysdev_device *dev, const char **ret);
+/* Since: 1.0 */
+int sysdev_device_get_seqnum(struct sysdev_device *dev, uint64_t *ret);
+/*
+ * Target of link @name of the device ("of_node", "firmware_node", "device",
+ * "subsystem", "driver"), as a devpath-like path relative to the root when it
+ * lies inside the tree, or the raw link text otherwise.  Returns 0 and a
+ * malloc'd string in *@ret that the caller frees, -ENOENT (no link of that
+ * name), -EINVAL (@name is not one component), or another negative errno.
+ * Since: 1.0
+ */
+int sysdev_device_get_link(struct sysdev_device *dev, const char *name, char **ret);
+/*
+ * Read attribute @name (may name a file in a group: "power/control") into
+ * @buf, at most @size - 1 bytes, NUL-terminated, one trailing newline
+ * removed.  Never blocks, never follows a symlink.  As libudev does, the
+ * links "driver", "subsystem" and "module" read as the last component of
+ * their text ("virtio-pci"); any other link, and a directory, FIFO or device
+ * node, is refused with -EBADFD.  Returns the length or a negative errno
+ * (-ENOENT absent, -EACCES unreadable, -EINVAL a bad name, -EFBIG larger
+ * than @size - 1: @buf then holds the first @size - 1 bytes as read,
+ * NUL-terminated).
+ * Since: 1.0
+ */
+ssize_t sysdev_device_read_attribute(struct sysdev_device *dev, const char *name, char *buf,
+				     size_t size);
+
+/* Every property of @dev: const char *key, *value set in turn. */
+#define SYSDEV_DEVICE_FOREACH_PROPERTY(dev, key, value)                                            \
+	for (size_t _sysdev_i_ = 0;                                                                \
+	     sysdev_device_get_property_at((dev), _sysdev_i_, &(key), &(value)) >= 0;              \
+	     _sysdev_i_++)
+/* Every attribute name of @dev. */
+#define SYSDEV_DEVICE_FOREACH_ATTRIBUTE(dev, name)                                                 \
+	for (size_t _sysdev_i_ = 0;                                                                \
+	     sysdev_device_get_attribute_at((dev), _sysdev_i_, &(name)) >= 0; _sysdev_i_++)
+/* Every attribute-group name of @dev. */
+#define SYSDEV_DEVICE_FOREACH_GROUP(dev, name)                                                     \
+	for (size_t _sysdev_i_ = 0; sysdev_device_get_group_at((dev), _sysdev_i_, &(name)) >= 0;   \
+	     _sysdev_i_++)
 
 /* ------------------------------------------------------------------ */
 /* Walk                                                                */
 /* ------------------------------------------------------------------ */
 
 /*
- * A node of the walk.  Valid only during the callback that receives it.
- * Lifetime: every string a sysdev_node_get_*() call returns belongs to the
- * node and dies when the callback returns (copy it, or take the node's device
- * with sysdev_node_get_device(), to keep it).  Device fields are NULL (or
- * NONE) on nodes that are not devices.
+ * A node of the walk: one directory, with the facts of the walk about it.
+ * Valid only during the callback that receives it; the strings it returns
+ * die when the callback returns.  These facts cannot fail and are plain
+ * values.  A node that is a device lends its device
+ * (sysdev_node_get_device()): every device field is read there.
  */
 struct sysdev_node;
-struct sysdev_device;
 
+/* Since: 1.0 */
 const char *sysdev_node_get_devpath(const struct sysdev_node *node);
+/* Since: 1.0 */
 const char *sysdev_node_get_name(const struct sysdev_node *node);
+/* Since: 1.0 */
 enum sysdev_kind sysdev_node_get_kind(const struct sysdev_node *node);
-/* Depth below the start of the walk (the start is 0). */
+/* Depth below the start of the walk (the start is 0).  Since: 1.0 */
 unsigned sysdev_node_get_depth(const struct sysdev_node *node);
 /* An open descriptor of the directory (read-only, O_DIRECTORY), or -1.  The walk
- * owns it and closes it after the node's leave callback: never close it. */
+ * owns it and closes it after the node's leave callback: never close it.
+ * Since: 1.0 */
 int sysdev_node_get_dirfd(const struct sysdev_node *node);
 /*
  * 0, or the negative errno that kept the directory from being read.  Such a
  * node is SYSDEV_KIND_UNKNOWN, unless a regular uevent file could still be
  * seen in it (search permission without read): then it is a device.
+ * Since: 1.0
  */
 int sysdev_node_get_error(const struct sysdev_node *node);
 /*
  * Whether the node has subdirectories that the walk would have reported but
- * did not enter: @max_depth (or SYSDEV_MAX_DEPTH) stopped it there.
+ * did not enter: the depth limit (or SYSDEV_MAX_DEPTH) stopped it there.
+ * Since: 1.0
  */
 bool sysdev_node_is_truncated(const struct sysdev_node *node);
 /*
  * With SYSDEV_WALK_SIBLINGS: false when no later sibling will be reported
  * (for drawing trees).  Without the flag, false only for the last directory
  * entry of the parent.
+ * Since: 1.0
  */
 bool sysdev_node_has_next_sibling(const struct sysdev_node *node);
-
-const char *sysdev_node_get_subsystem(const struct sysdev_node *node);
-enum sysdev_subsystem_kind sysdev_node_get_subsystem_kind(const struct sysdev_node *node);
-const char *sysdev_node_get_driver(const struct sysdev_node *node);
-/* devpath of the nearest ancestor device, NULL if none */
-const char *sysdev_node_get_parent(const struct sysdev_node *node);
-/* name of the class grouping directory the device sits in, or NULL */
-const char *sysdev_node_get_class_dir(const struct sysdev_node *node);
-enum sysdev_placement sysdev_node_get_placement(const struct sysdev_node *node);
-/*
- * From the uevent file: "MAJOR:MINOR", DEVTYPE, DEVNAME, or NULL.  The file
- * is read for every device with SYSDEV_WALK_UEVENT, otherwise only for
- * devices that have a "dev" attribute.  The device number and DEVNAME
- * belong to devices with a "dev" attribute only (the kernel writes both
- * exactly when it gives a device a number): a uevent that names them
- * without one is not believed, so every output shows the same fields.
- */
-const char *sysdev_node_get_devnum(const struct sysdev_node *node);
-const char *sysdev_node_get_devtype(const struct sysdev_node *node);
-const char *sysdev_node_get_devname(const struct sysdev_node *node);
-/* Any uevent key (only when the uevent file was read), or NULL. */
-const char *sysdev_node_get_property(const struct sysdev_node *node, const char *key);
-/* Whether the directory holds an entry of that name (from getdents). */
+/* Whether the directory holds an entry of that name (from getdents).  Since: 1.0 */
 bool sysdev_node_has_entry(const struct sysdev_node *node, const char *name);
 /*
- * The directory's entries, sorted bytewise, with their d_type (DT_REG,
- * DT_DIR, DT_LNK, ...; DT_UNKNOWN where the filesystem did not say).
- * NULL past the end.  The name lives as long as the node.
+ * The directory's entries, sorted bytewise: 0 with entry @i's name in
+ * *@ret_name and its d_type (DT_REG, DT_DIR, DT_LNK, ...; DT_UNKNOWN where
+ * the filesystem did not say) in *@ret_type (may be NULL), -ENOENT past the
+ * end.  The name lives as long as the node.
+ * Since: 1.0
  */
-const char *sysdev_node_get_entry_at(const struct sysdev_node *node, size_t i,
-				     unsigned char *d_type);
+int sysdev_node_get_entry_at(struct sysdev_node *node, size_t i, const char **ret_name,
+			     unsigned char *ret_type);
 /*
- * The node's device, as a device object of its own: 0 and a new reference in
- * *@ret (drop it with sysdev_device_unref(); it outlives the callback and
- * the walk), -ENODEV when the node is no device, or -ENOMEM.  What the walk
- * read is copied; no descriptor is held until one is needed.
+ * The node's device, lent: 0 and the device in *@ret, valid during the
+ * callback (take a reference with sysdev_device_ref() to keep it: it then
+ * outlives the callback and the walk), or -ENODEV when the node is no
+ * device.  What the walk read is the device's; what it did not read is read
+ * when asked.
+ * Since: 1.0
  */
-int sysdev_node_get_device(const struct sysdev_node *node, struct sysdev_device **ret);
-/* Bounded read of an attribute below the node, as sysdev_device_read_attribute(). */
-ssize_t sysdev_node_read_attribute(const struct sysdev_node *node, const char *name, char *buf,
-				   size_t size);
+int sysdev_node_get_device(struct sysdev_node *node, struct sysdev_device **ret);
+
+/* Every entry of @node: const char *name and unsigned char type set in turn. */
+#define SYSDEV_NODE_FOREACH_ENTRY(node, name, type)                                                \
+	for (size_t _sysdev_i_ = 0;                                                                \
+	     sysdev_node_get_entry_at((node), _sysdev_i_, &(name), &(type)) >= 0; _sysdev_i_++)
 
 enum sysdev_walk_flags {
 	SYSDEV_WALK_ATTR_GROUPS = 1u << 0, /* report attr-group nodes too */
-	SYSDEV_WALK_UEVENT = 1u << 1,	   /* read uevent of every device */
+	SYSDEV_WALK_UEVENT = 1u << 1,	   /* read uevent of every device during the walk */
 	SYSDEV_WALK_SIBLINGS = 1u << 2,	   /* exact has_next_sibling (costs a probe) */
 	SYSDEV_WALK_NO_LINKS = 1u << 3,	   /* skip subsystem/driver readlink */
 	SYSDEV_WALK_ERRORS = 1u << 4,	   /* report unreadable nodes even when hidden */
+	_SYSDEV_WALK_FLAGS_ALL = (1u << 5) - 1,
 };
 
 /* Returned by an enter callback: do not descend into this node. */
 #define SYSDEV_WALK_SKIP 1
+/* The deepest a walk goes, whatever its limit. */
+#define SYSDEV_MAX_DEPTH 8192
 
 /*
  * enter is called before a node's children, leave after them (either may be
@@ -196,32 +379,54 @@ enum sysdev_walk_flags {
  * skip the node's subtree, or a negative errno to stop the walk, which then
  * returns that value.
  */
-typedef int (*sysdev_walk_fn)(const struct sysdev_node *node, void *userdata);
+typedef int (*sysdev_walk_fn)(struct sysdev_node *node, void *userdata);
 
-struct sysdev_walk_stats {
-	unsigned long directories; /* directories read */
-	unsigned long devices;	   /* device nodes found */
-	unsigned long vanished;	   /* gone between listing and opening (hotplug) */
-	unsigned long unreadable;  /* could not be opened or read (error set on node) */
-	unsigned long too_deep;	   /* not descended: max_depth, descriptor or stack limit */
-	unsigned long reserved[8];
+/* The walker's counters (sysdev_walker_get_count()). */
+enum sysdev_walk_count {
+	SYSDEV_WALK_COUNT_DIRECTORIES = 0, /* directories read */
+	SYSDEV_WALK_COUNT_DEVICES,	   /* device nodes found */
+	SYSDEV_WALK_COUNT_VANISHED,	   /* gone between listing and opening (hotplug) */
+	SYSDEV_WALK_COUNT_UNREADABLE,	   /* could not be opened or read (error set on node) */
+	SYSDEV_WALK_COUNT_TOO_DEEP,	   /* not descended: depth, descriptor or stack limit */
+	_SYSDEV_WALK_COUNT_MAX,
 };
 
 /*
- * Walk the subtree at devpath @start (NULL means "/devices"), depth first,
- * children in bytewise order of their names.  Symbolic links are never
- * followed.  @max_depth < 0 means no limit (bounded by SYSDEV_MAX_DEPTH).
- * Returns 0, a callback's negative value, or -ENOENT/-ENOTDIR/-EACCES/-EINVAL
- * when the start itself is unusable.  @stats may be NULL.
+ * A walk of the subtree at devpath @start (NULL means "/devices"), depth
+ * first, children in bytewise order of their names; symbolic links are
+ * never followed.  Set it up with the setters, then sysdev_walker_run().
  */
-#define SYSDEV_MAX_DEPTH 8192
-int sysdev_walk(struct sysdev *ctx, const char *start, unsigned flags, int max_depth,
-		sysdev_walk_fn enter, sysdev_walk_fn leave, void *userdata,
-		struct sysdev_walk_stats *stats);
+struct sysdev_walker;
+
+/* 0 and a new walker in *@ret; -EINVAL: @start is no devpath.  Since: 1.0 */
+int sysdev_walker_new(struct sysdev *ctx, const char *start, struct sysdev_walker **ret);
+/* Since: 1.0 */
+struct sysdev_walker *sysdev_walker_ref(struct sysdev_walker *walker);
+/* Since: 1.0 */
+struct sysdev_walker *sysdev_walker_unref(struct sysdev_walker *walker);
+/* A set of enum sysdev_walk_flags (default 0); -EINVAL: an unknown flag.  Since: 1.0 */
+int sysdev_walker_set_flags(struct sysdev_walker *walker, unsigned flags);
+/* Do not descend below @max_depth (the start is depth 0); the default and any
+ * larger value is SYSDEV_MAX_DEPTH.  Since: 1.0 */
+int sysdev_walker_set_max_depth(struct sysdev_walker *walker, unsigned max_depth);
+/* The callbacks and their userdata (all may be NULL).  Since: 1.0 */
+int sysdev_walker_set_callbacks(struct sysdev_walker *walker, sysdev_walk_fn enter,
+				sysdev_walk_fn leave, void *userdata);
+/*
+ * Walk.  Returns 0, a callback's negative value, or -ENOENT/-ENOTDIR/
+ * -EACCES/-EINVAL when the start itself is unusable, -ENOMEM.  The counters
+ * start from zero at each run.
+ * Since: 1.0
+ */
+int sysdev_walker_run(struct sysdev_walker *walker);
+/* The counter @which of the last run (0 for an unknown one).  Since: 1.0 */
+unsigned long sysdev_walker_get_count(const struct sysdev_walker *walker,
+				      enum sysdev_walk_count which);
 
 /*
  * Classify one directory (devpath under /devices) by the rules of sysdev(7).
  * Returns a kind (>= 0) or a negative errno.
+ * Since: 1.0
  */
 int sysdev_classify(struct sysdev *ctx, const char *devpath);
 
@@ -237,134 +442,44 @@ enum sysdev_rule {
 	SYSDEV_RULE_NO_DEVICE_ABOVE, /* any other directory: container */
 	_SYSDEV_RULE_MAX,
 };
-/* "root", "uevent", "unreadable", "class-dir", "below-device", "no-device-above" */
+/* "root", "uevent", "unreadable", "class-dir", "below-device", "no-device-above".
+ * Since: 1.0 */
 const char *sysdev_rule_to_string(enum sysdev_rule rule);
 
-/* Why a directory is of its kind: the rule that decided and the facts it looked at. */
-struct sysdev_reason {
-	enum sysdev_kind kind;
-	enum sysdev_rule rule;
-	bool has_uevent;	/* it holds a regular file named uevent */
-	bool name_is_class;	/* its name is an entry of S/class */
-	bool parent_is_device;	/* the directory above is a device */
-	bool parent_is_virtual; /* the directory above is S/devices/virtual */
-	bool below_device;	/* some directory above is a device */
-	bool empty;		/* it has no entries (looked at for class names only) */
-	bool has_device_child;	/* a subdirectory is a device (class names only) */
-	bool unreadable;	/* it could not be listed */
-	/* The nearest device above, or NULL.  Owned by the reason: freed by
-	 * sysdev_reason_clear(). */
-	char *parent_devpath;
+/* The facts a rule looks at (sysdev_reason_has_fact()). */
+enum sysdev_fact {
+	SYSDEV_FACT_HAS_UEVENT = 0,    /* it holds a regular file named uevent */
+	SYSDEV_FACT_NAME_IS_CLASS,     /* its name is an entry of S/class */
+	SYSDEV_FACT_PARENT_IS_DEVICE,  /* the directory above is a device */
+	SYSDEV_FACT_PARENT_IS_VIRTUAL, /* the directory above is S/devices/virtual */
+	SYSDEV_FACT_BELOW_DEVICE,      /* some directory above is a device */
+	SYSDEV_FACT_EMPTY,	       /* it has no entries (looked at for class names only) */
+	SYSDEV_FACT_HAS_DEVICE_CHILD,  /* a subdirectory is a device (class names only) */
+	SYSDEV_FACT_UNREADABLE,	       /* it could not be listed */
+	_SYSDEV_FACT_MAX,
 };
 
-/*
- * Explain the classification of @devpath: fills *@reason (clear it with
- * sysdev_reason_clear() when done).  Returns the kind or a negative errno
- * (then *@reason holds nothing to clear).
- */
-int sysdev_explain(struct sysdev *ctx, const char *devpath, struct sysdev_reason *reason);
-/* Frees what *@reason owns and zeroes it. */
-void sysdev_reason_clear(struct sysdev_reason *reason);
-
-/* ------------------------------------------------------------------ */
-/* Devices                                                             */
-/* ------------------------------------------------------------------ */
-
-struct sysdev_device;
+/* Why a directory is of its kind: the rule that decided and the facts it looked at. */
+struct sysdev_reason;
 
 /*
- * Look up a device by any form sysdev-tree(1) accepts: a syspath ("/sys/devices/.."
- * or the context's root followed by "/devices/.."), a devpath
- * ("/devices/..."), "SUBSYSTEM:NAME", a device node ("/dev/vda"), or udev's
- * device id: "b254:0" (block device 254:0), "c1:3" (character device 1:3),
- * "n2" (the network interface whose ifindex is 2), "+SUBSYSTEM:SYSNAME"
- * ("+pci:0000:00:02.0"; a '/' in SYSNAME stands for '!').
- * Symbolic links inside the root are resolved ("/sys/class/net/lo" works).
- * Returns 0, -ENOENT (nothing there), -ENODEV (exists but is not a device),
- * -EXDEV (a path outside the root), -EINVAL (not a device spec), -ENOMEM.
+ * Explain the classification of @devpath: returns its kind (>= 0) and a new
+ * reason in *@ret, or a negative errno.
+ * Since: 1.0
  */
-int sysdev_device_new(struct sysdev *ctx, const char *spec, struct sysdev_device **dev);
-int sysdev_device_new_from_devpath(struct sysdev *ctx, const char *devpath,
-				   struct sysdev_device **dev);
-/* By device number, through S/dev/block (@type 'b') or S/dev/char ('c'). */
-int sysdev_device_new_from_devnum(struct sysdev *ctx, char type, unsigned major, unsigned minor,
-				  struct sysdev_device **dev);
-/* By SUBSYSTEM:NAME, through S/class/SUBSYSTEM/NAME or S/bus/SUBSYSTEM/devices/NAME. */
-int sysdev_device_new_from_subsystem_sysname(struct sysdev *ctx, const char *subsystem,
-					     const char *sysname, struct sysdev_device **dev);
-struct sysdev_device *sysdev_device_ref(struct sysdev_device *dev);
-struct sysdev_device *sysdev_device_unref(struct sysdev_device *dev);
-
-/*
- * Lifetime: every string a sysdev_device_get_*() call returns (names,
- * properties, attribute and group names) belongs to the device and lives
- * until its last reference is dropped; no later call changes it.  The one
- * exception is sysdev_device_get_link(), whose string is the caller's.
- * NULL means absent: the device has no such link, property or field.
- */
-const char *sysdev_device_get_devpath(const struct sysdev_device *dev);
-const char *sysdev_device_get_name(const struct sysdev_device *dev);
-const char *sysdev_device_get_subsystem(const struct sysdev_device *dev);
-enum sysdev_subsystem_kind sysdev_device_get_subsystem_kind(const struct sysdev_device *dev);
-const char *sysdev_device_get_driver(const struct sysdev_device *dev);
-const char *sysdev_device_get_parent_devpath(const struct sysdev_device *dev);
-const char *sysdev_device_get_class_dir(const struct sysdev_device *dev);
-enum sysdev_placement sysdev_device_get_placement(const struct sysdev_device *dev);
-const char *sysdev_device_get_devnum(const struct sysdev_device *dev);
-const char *sysdev_device_get_devtype(const struct sysdev_device *dev);
-const char *sysdev_device_get_devname(const struct sysdev_device *dev);
-/* Any key of the uevent file, or NULL (lives as long as the device). */
-const char *sysdev_device_get_property(const struct sysdev_device *dev, const char *key);
-/*
- * A property as udev holds it (udev_device_get_property_value(), and what
- * sysdev-tree --properties prints): the uevent file's key, with DEVNAME as
- * the node's path ("/dev/vda" where the file says "vda"); where the file
- * lacks them, DEVPATH, SUBSYSTEM and DRIVER (the names of the links), MAJOR
- * and MINOR (from the "dev" attribute).  NULL when the device has no such
- * property.  Lives as long as the device.
- */
-const char *sysdev_device_get_udev_property(const struct sysdev_device *dev, const char *key);
-/* Iterate uevent properties: returns false past the end.  *@key and *@value
- * live as long as the device. */
-bool sysdev_device_get_property_at(const struct sysdev_device *dev, size_t i, const char **key,
-				   const char **value);
-/*
- * Target of link @name of the device ("of_node", "firmware_node", "device",
- * "subsystem", "driver"), as a devpath-like path relative to the root when it
- * lies inside the tree, or the raw link text otherwise.  Returns 0 and a
- * malloc'd string in *@ret that the caller frees, -ENOENT (no link of that
- * name), -EINVAL (@name is not one component), or another negative errno.
- */
-int sysdev_device_get_link(struct sysdev_device *dev, const char *name, char **ret);
-
-/* The parent device: 0 and a new reference in *@parent (the caller drops it),
- * or -ENOENT when the device has no parent, or another negative errno. */
-int sysdev_device_get_parent(struct sysdev_device *dev, struct sysdev_device **parent);
-
-/*
- * Attribute names (the regular files of the device directory, "uevent"
- * excepted) and attribute-group names (subdirectories that are neither
- * devices nor class grouping directories), sorted bytewise.  The directory
- * is listed on the first call.  Returns 0 and name @i in *@ret, -ENOENT past
- * the end, -ENODEV when the device's directory is gone, or the negative errno
- * that kept the directory from being listed (-EACCES, -ENOMEM, ...).  The names live as long as the
- * device.
- */
-int sysdev_device_get_attribute_at(struct sysdev_device *dev, size_t i, const char **ret);
-int sysdev_device_get_group_at(struct sysdev_device *dev, size_t i, const char **ret);
-
-/*
- * Read attribute @name (may name a file in a group: "power/control") into
- * @buf, at most @size - 1 bytes, NUL-terminated, one trailing newline
- * removed.  Never blocks (FIFOs and other non-regular files are refused with
- * -EINVAL), never follows a symlink.  As libudev does, the links "driver",
- * "subsystem" and "module" read as the last component of their text
- * ("virtio-pci"); any other link is refused with -EINVAL.  Returns the length
- * or a negative errno (-ENOENT absent, -EACCES unreadable, -EFBIG larger than
- * @size - 1: @buf then holds the first @size - 1 bytes as read, NUL-terminated).
- */
-ssize_t sysdev_device_read_attribute(struct sysdev_device *dev, const char *name, char *buf,
-				     size_t size);
+int sysdev_explain(struct sysdev *ctx, const char *devpath, struct sysdev_reason **ret);
+/* Since: 1.0 */
+struct sysdev_reason *sysdev_reason_ref(struct sysdev_reason *reason);
+/* Since: 1.0 */
+struct sysdev_reason *sysdev_reason_unref(struct sysdev_reason *reason);
+/* Since: 1.0 */
+enum sysdev_kind sysdev_reason_get_kind(const struct sysdev_reason *reason);
+/* Since: 1.0 */
+enum sysdev_rule sysdev_reason_get_rule(const struct sysdev_reason *reason);
+/* Whether fact @fact holds (false for an unknown one).  Since: 1.0 */
+bool sysdev_reason_has_fact(const struct sysdev_reason *reason, enum sysdev_fact fact);
+/* The nearest device above, lent by the reason; -ENOENT: none.  Since: 1.0 */
+int sysdev_reason_get_parent(struct sysdev_reason *reason, struct sysdev_device **ret);
 
 /* ------------------------------------------------------------------ */
 /* Enumerator                                                          */
@@ -376,44 +491,53 @@ ssize_t sysdev_device_read_attribute(struct sysdev_device *dev, const char *name
  * with no match at all, every device that has a subsystem link.
  * Several subsystems, sysnames, drivers, devtypes or properties: any one
  * matches; several attributes: all must hold; different kinds of match
- * combine as AND.  Globs are fnmatch(3) patterns.
+ * combine as AND.  Globs are fnmatch(3) patterns.  Every add_match and
+ * setter returns 0, -EINVAL for a bad argument, or -ENOMEM.
  */
 struct sysdev_enumerator;
 
-int sysdev_enumerator_new(struct sysdev *ctx, struct sysdev_enumerator **enumerator);
+/* Since: 1.0 */
+int sysdev_enumerator_new(struct sysdev *ctx, struct sysdev_enumerator **ret);
+/* Since: 1.0 */
 struct sysdev_enumerator *sysdev_enumerator_ref(struct sysdev_enumerator *enumerator);
+/* Since: 1.0 */
 struct sysdev_enumerator *sysdev_enumerator_unref(struct sysdev_enumerator *enumerator);
-/* @match false: devices of this subsystem are left out */
+/* @match false: devices of this subsystem are left out.  Since: 1.0 */
 int sysdev_enumerator_add_match_subsystem(struct sysdev_enumerator *enumerator,
 					  const char *subsystem, bool match);
+/* Since: 1.0 */
 int sysdev_enumerator_add_match_sysname(struct sysdev_enumerator *enumerator, const char *glob);
+/* Since: 1.0 */
 int sysdev_enumerator_add_match_driver(struct sysdev_enumerator *enumerator, const char *glob);
+/* Since: 1.0 */
 int sysdev_enumerator_add_match_devtype(struct sysdev_enumerator *enumerator, const char *devtype);
 /* a property KEY as udev holds it (sysdev_device_get_udev_property(): DEVNAME
  * "/dev/vda", DEVPATH, SUBSYSTEM, DRIVER, MAJOR, MINOR, and every uevent key)
- * matching @glob (NULL: any value) */
+ * matching @glob (NULL: any value).  Since: 1.0 */
 int sysdev_enumerator_add_match_property(struct sysdev_enumerator *enumerator, const char *key,
 					 const char *glob);
 /* attribute @name (may be "power/control") whose value without its trailing
- * newline matches @glob (NULL: the attribute exists and can be read) */
+ * newline matches @glob (NULL: the attribute exists and can be read).  Since: 1.0 */
 int sysdev_enumerator_add_match_sysattr(struct sysdev_enumerator *enumerator, const char *name,
 					const char *glob);
 /* a property KEY as udev holds it, or where the device has none, its attribute
  * KEY (read as sysdev_device_read_attribute() reads it), matching @glob;
- * several: all must hold */
+ * several: all must hold.  Since: 1.0 */
 int sysdev_enumerator_add_match_value(struct sysdev_enumerator *enumerator, const char *key,
 				      const char *glob);
-/* the device at @devpath and every device below it */
+/* the device at @devpath and every device below it.  Since: 1.0 */
 int sysdev_enumerator_add_match_parent(struct sysdev_enumerator *enumerator, const char *devpath);
+/* Since: 1.0 */
 int sysdev_enumerator_add_match_placement(struct sysdev_enumerator *enumerator,
 					  enum sysdev_placement placement);
-/* devices that no entry of S/bus/&ast;/devices or S/class/&ast; links to */
+/* devices that no entry of S/bus/&ast;/devices or S/class/&ast; links to.  Since: 1.0 */
 int sysdev_enumerator_add_match_unlinked(struct sysdev_enumerator *enumerator);
 /*
  * By default the scan finds the devices libudev finds: those with a
  * subsystem link (libudev looks only through S/bus and S/class).  @allow
  * true also finds the devices without one (/devices/pci0000:00,
  * cpu/cpu0/cache/index0), which a walk shows.
+ * Since: 1.0
  */
 int sysdev_enumerator_allow_no_subsystem(struct sysdev_enumerator *enumerator, bool allow);
 /*
@@ -421,31 +545,31 @@ int sysdev_enumerator_allow_no_subsystem(struct sysdev_enumerator *enumerator, b
  * S/bus/NAME/devices); @full_walk makes it walk the whole tree instead.  On
  * a tree the kernel made the two agree; on a hand-made or damaged one, a
  * device whose subsystem link and index entry disagree is found by one only.
+ * Since: 1.0
  */
 int sysdev_enumerator_set_full_walk(struct sysdev_enumerator *enumerator, bool full_walk);
 /*
  * Find the matching devices, in the walk's order (parents before children,
  * each directory's entries bytewise).  Drops the results of an earlier scan.
  * Returns 0 or a negative errno.
+ * Since: 1.0
  */
 int sysdev_enumerator_scan(struct sysdev_enumerator *enumerator);
+/* How many devices the last scan found (0 before one).  Since: 1.0 */
 size_t sysdev_enumerator_get_count(const struct sysdev_enumerator *enumerator);
 /*
- * The same matches, each device handed to @fn as it is found (in the same
- * order) and kept by no one unless @fn takes a reference: memory stays flat
- * however many devices match.  @fn returns 0 to go on or a negative errno to
- * stop, which is returned.  Drops the results of an earlier scan.
+ * The @i-th device found: 0 and the device in *@ret, lent by the enumerator
+ * until its next scan or its end (take a reference to keep it), -ENOENT past
+ * the end (no scan yet, or fewer found).
+ * Since: 1.0
  */
-typedef int (*sysdev_enumerator_fn)(struct sysdev_device *device, void *userdata);
-int sysdev_enumerator_foreach(struct sysdev_enumerator *enumerator, sysdev_enumerator_fn fn,
-			      void *userdata);
-/*
- * The @i-th device found, or NULL past the end (no scan yet, or fewer found).  The enumerator keeps
- * the reference: take one with sysdev_device_ref() to keep the device after the next scan or the
- * enumerator's end.
- */
-struct sysdev_device *sysdev_enumerator_get_device_at(const struct sysdev_enumerator *enumerator,
-						      size_t i);
+int sysdev_enumerator_get_device_at(struct sysdev_enumerator *enumerator, size_t i,
+				    struct sysdev_device **ret);
+
+/* Every device the last scan of @enumerator found: struct sysdev_device *dev set in turn. */
+#define SYSDEV_FOREACH_DEVICE(enumerator, dev)                                                     \
+	for (size_t _sysdev_i_ = 0;                                                                \
+	     sysdev_enumerator_get_device_at((enumerator), _sysdev_i_, &(dev)) >= 0; _sysdev_i_++)
 
 /* ------------------------------------------------------------------ */
 /* Monitor                                                             */
@@ -460,56 +584,43 @@ struct sysdev_device *sysdev_enumerator_get_device_at(const struct sysdev_enumer
  * device is looked up: the live /sys for live events.
  */
 struct sysdev_monitor;
-struct sysdev_event;
 
-int sysdev_monitor_new(struct sysdev *ctx, struct sysdev_monitor **monitor);
+/* Since: 1.0 */
+int sysdev_monitor_new(struct sysdev *ctx, struct sysdev_monitor **ret);
 /*
  * udevd's processed events instead, through libudev's monitor (udevd must
  * run); subsystem filters then apply in the kernel, with a socket filter.
+ * Since: 1.0
  */
-int sysdev_monitor_new_udev(struct sysdev *ctx, struct sysdev_monitor **monitor);
+int sysdev_monitor_new_udev(struct sysdev *ctx, struct sysdev_monitor **ret);
+/* Since: 1.0 */
 struct sysdev_monitor *sysdev_monitor_ref(struct sysdev_monitor *monitor);
+/* Since: 1.0 */
 struct sysdev_monitor *sysdev_monitor_unref(struct sysdev_monitor *monitor);
+/* The descriptor to poll; -EINVAL for a NULL monitor.  Since: 1.0 */
 int sysdev_monitor_get_fd(const struct sysdev_monitor *monitor);
-/* Only events of @subsystem (and @devtype, unless NULL); several: any one. */
+/* Only events of @subsystem (and @devtype, unless NULL); several: any one.  Since: 1.0 */
 int sysdev_monitor_add_match_subsystem_devtype(struct sysdev_monitor *monitor,
 					       const char *subsystem, const char *devtype);
-/* 0 and an event (free it with sysdev_event_unref()), -EAGAIN: none pending. */
-int sysdev_monitor_receive(struct sysdev_monitor *monitor, struct sysdev_event **event);
-/* Messages dropped so far: not the kernel's, cut short or malformed. */
-unsigned long sysdev_monitor_get_dropped(const struct sysdev_monitor *monitor);
-
-struct sysdev_event *sysdev_event_unref(struct sysdev_event *event);
-/* Lifetime: every string a sysdev_event_get_*() call returns (action, devpath,
- * subsystem, properties, parent, class directory) lives as long as the event. */
-const char *sysdev_event_get_action(const struct sysdev_event *event);
-const char *sysdev_event_get_devpath(const struct sysdev_event *event);
-const char *sysdev_event_get_subsystem(const struct sysdev_event *event);
-unsigned long long sysdev_event_get_seqnum(const struct sysdev_event *event);
-const char *sysdev_event_get_property(const struct sysdev_event *event, const char *key);
-bool sysdev_event_get_property_at(const struct sysdev_event *event, size_t i, const char **key,
-				  const char **value);
 /*
- * The directory's kind (enum sysdev_kind), decided when the event was
- * received, or -1: gone by then, a remove, or outside S/devices (modules,
- * drivers).  Parent and class directory as for a device, or NULL.
+ * 0 and the next event, a device with an action and a sequence number (a new
+ * reference: drop it with sysdev_device_unref()), or -EAGAIN: none pending.
+ * Its kind, parent and class directory are looked up on receipt, while the
+ * directory is there; every other field comes from the message.
+ * Since: 1.0
  */
-int sysdev_event_get_kind(const struct sysdev_event *event);
-const char *sysdev_event_get_parent(const struct sysdev_event *event);
-const char *sysdev_event_get_class_dir(const struct sysdev_event *event);
-/* enum sysdev_placement, or -ENODEV outside S/devices */
-int sysdev_event_get_placement(const struct sysdev_event *event);
+int sysdev_monitor_receive(struct sysdev_monitor *monitor, struct sysdev_device **ret);
+/* Messages dropped so far: not the kernel's, cut short or malformed.  Since: 1.0 */
+unsigned long sysdev_monitor_get_dropped(const struct sysdev_monitor *monitor);
 
 /* ------------------------------------------------------------------ */
 /* Power                                                               */
 /* ------------------------------------------------------------------ */
 
 enum sysdev_latency_tolerance_kind {
-	SYSDEV_LT_ABSENT = 0, /* the device has no pm_qos_latency_tolerance_us */
-	SYSDEV_LT_AUTO,	      /* "auto": the hardware may choose */
-	SYSDEV_LT_ANY,	      /* "any": no requirement, hardware must not choose */
-	SYSDEV_LT_VALUE,      /* a number of microseconds */
-	SYSDEV_LT_INVALID,    /* present, but unreadable or not auto, any or a number */
+	SYSDEV_LT_AUTO = 1, /* "auto": the hardware may choose */
+	SYSDEV_LT_ANY,	    /* "any": no requirement, hardware must not choose */
+	SYSDEV_LT_VALUE,    /* a number of microseconds */
 };
 
 /* The largest value the kernel accepts (S32_MAX, also PM_QOS_LATENCY_ANY). */
@@ -519,43 +630,57 @@ enum sysdev_latency_tolerance_kind {
  * Parse a latency tolerance as the kernel reads it or accepts it: "auto",
  * "any" or a decimal number 0..SYSDEV_LT_MAX_US; one trailing newline is
  * allowed.  Returns the kind (AUTO/ANY/VALUE) and the microseconds in *@us
- * (-1 for auto, SYSDEV_LT_MAX_US for any), or -EINVAL (nothing else).
+ * (may be NULL; -1 for auto, SYSDEV_LT_MAX_US for any), or -EINVAL (nothing
+ * else, or a NULL @text).
+ * Since: 1.0
  */
 int sysdev_parse_latency_tolerance(const char *text, int32_t *us);
 
-struct sysdev_power {
-	char runtime_status[32];   /* "" when absent */
-	char control[16];	   /* "auto"/"on", "" when absent */
-	char wakeup[16];	   /* "enabled"/"disabled", "" when absent */
-	int64_t resume_latency_us; /* -1 absent, -2 "n/a" (no constraint), else us */
-	int no_power_off;	   /* -1 absent, else 0/1 */
-	enum sysdev_latency_tolerance_kind lt_kind;
-	int32_t lt_us;	  /* with SYSDEV_LT_VALUE */
-	int lt_error;	  /* with SYSDEV_LT_INVALID: -EBADMSG (unparseable),
-			     -EBADFD (not a regular file), -EACCES, ... */
-	char lt_text[24]; /* with -EBADMSG: what the file holds (cut) */
-	unsigned char reserved[32];
-};
+/* The power/ group of a device, as read once. */
+struct sysdev_power;
 
-/* Parse the device's power/ group.  Returns 0, -ENOENT if no power/ at all. */
-int sysdev_device_get_power(struct sysdev_device *dev, struct sysdev_power *power);
-/* The same for a node of a walk (a device node). */
-int sysdev_node_get_power(const struct sysdev_node *node, struct sysdev_power *power);
-
+/* Read the device's power/ group: 0 and a new object in *@ret, -ENOENT: no
+ * power/ group, or the errno of opening it.  Since: 1.0 */
+int sysdev_device_get_power(struct sysdev_device *dev, struct sysdev_power **ret);
+/* Since: 1.0 */
+struct sysdev_power *sysdev_power_ref(struct sysdev_power *power);
+/* Since: 1.0 */
+struct sysdev_power *sysdev_power_unref(struct sysdev_power *power);
+/* runtime_status, control ("auto"/"on"), wakeup ("enabled"/"disabled") as
+ * they read; -ENOENT: absent or unreadable.  Since: 1.0 */
+int sysdev_power_get_runtime_status(struct sysdev_power *power, const char **ret);
+/* Since: 1.0 */
+int sysdev_power_get_control(struct sysdev_power *power, const char **ret);
+/* Since: 1.0 */
+int sysdev_power_get_wakeup(struct sysdev_power *power, const char **ret);
+/* pm_qos_resume_latency_us: 0 and microseconds, -ERANGE when it reads "n/a"
+ * (no constraint), -ENOENT absent or not a number.  Since: 1.0 */
+int sysdev_power_get_resume_latency_us(struct sysdev_power *power, int64_t *ret);
+/* pm_qos_no_power_off (0 or 1); -ENOENT absent.  Since: 1.0 */
+int sysdev_power_get_no_power_off(struct sysdev_power *power, bool *ret);
 /*
- * Read the latency tolerance alone: returns SYSDEV_LT_AUTO/ANY/VALUE with
- * *@us set, or -EOPNOTSUPP when the device lacks the attribute, -EBADFD when
- * it is not a regular file (a directory, a FIFO), -EBADMSG when it holds
- * neither auto, any nor a number, or the errno of the read.
+ * The latency tolerance: the kind (> 0) with *@ret_us as
+ * sysdev_parse_latency_tolerance() sets it, or -ENOENT when the device has
+ * no pm_qos_latency_tolerance_us, -EBADFD when it is not a regular file (a
+ * directory, a FIFO), -EBADMSG when it holds neither auto, any nor a number,
+ * or the errno of the read (-EACCES, ...).
+ * Since: 1.0
  */
-int sysdev_device_get_latency_tolerance(struct sysdev_device *dev, int32_t *us);
+int sysdev_power_get_latency_tolerance(struct sysdev_power *power, int32_t *ret_us);
+/* With -EBADMSG above: what the file holds (cut to 23 bytes); -ENOENT otherwise.
+ * Since: 1.0 */
+int sysdev_power_get_latency_tolerance_text(struct sysdev_power *power, const char **ret);
+
+/* The latency tolerance alone, as sysdev_power_get_latency_tolerance().  Since: 1.0 */
+int sysdev_device_get_latency_tolerance(struct sysdev_device *dev, int32_t *ret_us);
 
 /*
  * Set the user latency-tolerance request: "auto", "any" or microseconds.
- * Refuses invalid values before writing (-EINVAL).  -EOPNOTSUPP: the device
- * has no pm_qos_latency_tolerance_us; -EBADFD: it is not a regular file;
- * -EACCES/-EPERM: not allowed; other negative errno values come from the
- * kernel's write.
+ * Refuses invalid values before writing (-EINVAL).  -ENOENT: the device has
+ * no pm_qos_latency_tolerance_us; -EBADFD: it is not a regular file;
+ * -EMLINK: it has a second name; -EACCES/-EPERM: not allowed; other negative
+ * errno values come from the kernel's write.
+ * Since: 1.0
  */
 int sysdev_device_set_latency_tolerance(struct sysdev_device *dev, const char *value);
 
@@ -565,59 +690,70 @@ int sysdev_device_set_latency_tolerance(struct sysdev_device *dev, const char *v
 
 struct sysdev_stats;
 
-int sysdev_stats_new(struct sysdev *ctx, struct sysdev_stats **stats);
-struct sysdev_stats *sysdev_stats_free(struct sysdev_stats *stats);
+/* Walk the tree and count: 0 and a new object in *@ret, or a negative errno.
+ * Since: 1.0 */
+int sysdev_stats_new(struct sysdev *ctx, struct sysdev_stats **ret);
+/* Since: 1.0 */
+struct sysdev_stats *sysdev_stats_ref(struct sysdev_stats *stats);
+/* Since: 1.0 */
+struct sysdev_stats *sysdev_stats_unref(struct sysdev_stats *stats);
 
-/*
- * Lifetime: the strings the sysdev_stats_get_*() calls return, and the walk
- * counters, belong to the statistics and live until sysdev_stats_free().
- */
-/* Names both in S/bus and S/class, sorted; NULL past the end. */
-const char *sysdev_stats_get_bus_class_name(const struct sysdev_stats *stats, size_t i);
+/* Names both in S/bus and S/class, sorted: 0 and name @i, -ENOENT past the end.
+ * Since: 1.0 */
+int sysdev_stats_get_bus_class_name_at(struct sysdev_stats *stats, size_t i, const char **ret);
 /*
  * runtime_status counts, sorted by status: @from_class true for
  * S/class/&lowast;/&lowast;/power/runtime_status, false for
- * S/bus/&lowast;/devices/&lowast;/power/runtime_status.  Returns false past
- * the end.
+ * S/bus/&lowast;/devices/&lowast;/power/runtime_status.  0 with the status
+ * and its count, -ENOENT past the end.
+ * Since: 1.0
  */
-bool sysdev_stats_get_runtime_status(const struct sysdev_stats *stats, bool from_class, size_t i,
-				     const char **status, unsigned long *count);
-/* Directories of each kind under S/devices. */
+int sysdev_stats_get_runtime_status_at(struct sysdev_stats *stats, bool from_class, size_t i,
+				       const char **ret_status, unsigned long *ret_count);
+/* Directories of each kind under S/devices (0 for a kind out of range).  Since: 1.0 */
 unsigned long sysdev_stats_get_kind_count(const struct sysdev_stats *stats, enum sysdev_kind kind);
-/* Devices per subsystem, sorted by name; devices without a subsystem link are not listed. */
-bool sysdev_stats_get_subsystem(const struct sysdev_stats *stats, size_t i, const char **name,
-				unsigned long *count);
-/* The walk's own counters (vanished, unreadable, ...). */
-const struct sysdev_walk_stats *sysdev_stats_get_walk(const struct sysdev_stats *stats);
+/* Devices per subsystem, sorted by name (devices without a subsystem link are
+ * not listed): 0 with name and count, -ENOENT past the end.  Since: 1.0 */
+int sysdev_stats_get_subsystem_at(struct sysdev_stats *stats, size_t i, const char **ret_name,
+				  unsigned long *ret_count);
+/* The walk's own counters (vanished, unreadable, ...).  Since: 1.0 */
+unsigned long sysdev_stats_get_walk_count(const struct sysdev_stats *stats,
+					  enum sysdev_walk_count which);
 
 /* ------------------------------------------------------------------ */
 /* Capture                                                             */
 /* ------------------------------------------------------------------ */
 
-/* What a capture (or an archive pack) copied and what it left out. */
-struct sysdev_capture_stats {
-	unsigned long files;	  /* regular files written */
-	unsigned long dirs;	  /* directories created */
-	unsigned long links;	  /* symbolic links created (their text as it is) */
-	unsigned long skipped;	  /* source trouble: unreadable (written empty), vanished,
-				     FIFO/socket/device node (not written), too deep */
-	unsigned long truncated;  /* files cut at their bound */
-	unsigned long write_only; /* files without any read bit: written empty, never opened */
-	unsigned long emptied;	  /* contents left out on purpose (SLIM, PUBLIC) */
-	unsigned long long bytes; /* bytes of file contents written */
-	/* the tools' archive packer: directories whose entries lie deeper than 4096
-	 * levels, or paths longer than 65536 bytes, the archive's limits (also
-	 * counted in skipped) */
-	unsigned long too_deep;
-	/* the tools' archive packer: links left out because a reader refuses their
-	 * target (absolute, or climbing above the top); not counted in skipped */
-	unsigned long unsafe_links;
+/* What a capture copied and what it left out. */
+struct sysdev_capture_stats;
+
+enum sysdev_capture_count {
+	SYSDEV_CAPTURE_COUNT_FILES = 0,	 /* regular files written */
+	SYSDEV_CAPTURE_COUNT_DIRS,	 /* directories created */
+	SYSDEV_CAPTURE_COUNT_LINKS,	 /* symbolic links created (their text as it is) */
+	SYSDEV_CAPTURE_COUNT_SKIPPED,	 /* source trouble: unreadable (written empty), vanished,
+					    FIFO/socket/device node (not written), too deep */
+	SYSDEV_CAPTURE_COUNT_TRUNCATED,	 /* files cut at their bound */
+	SYSDEV_CAPTURE_COUNT_WRITE_ONLY, /* files without any read bit: written empty, never opened
+					  */
+	SYSDEV_CAPTURE_COUNT_EMPTIED,	 /* contents left out on purpose (SLIM, PUBLIC) */
+	SYSDEV_CAPTURE_COUNT_BYTES,	 /* bytes of file contents written */
 	/* sysdev_capture(): files with read bits that could not be read: written
 	 * empty without their read bits, so they read back as unreadable (also
 	 * counted in skipped) */
-	unsigned long unreadable;
-	unsigned long reserved[5];
+	SYSDEV_CAPTURE_COUNT_UNREADABLE,
+	_SYSDEV_CAPTURE_COUNT_MAX,
 };
+
+/* 0 and a new, zeroed counter set in *@ret (for sysdev_capture()), or -ENOMEM.  Since: 1.0 */
+int sysdev_capture_stats_new(struct sysdev_capture_stats **ret);
+/* Since: 1.0 */
+struct sysdev_capture_stats *sysdev_capture_stats_ref(struct sysdev_capture_stats *stats);
+/* Since: 1.0 */
+struct sysdev_capture_stats *sysdev_capture_stats_unref(struct sysdev_capture_stats *stats);
+/* The counter @which (0 for an unknown one).  Since: 1.0 */
+uint64_t sysdev_capture_stats_get(const struct sysdev_capture_stats *stats,
+				  enum sysdev_capture_count which);
 
 enum sysdev_capture_flags {
 	/* Contents only of what the walk, the statistics and the lookups read:
@@ -650,7 +786,8 @@ enum sysdev_capture_flags {
  * start, the links of S/bus and S/class to its ancestors are copied too.  Nothing is ever written
  * outside @dest_dirfd.  @flags: a set of enum sysdev_capture_flags.  Returns 0, -ENOTEMPTY when the
  * destination is not empty, -ENOTDIR, -ENOENT/-EINVAL for a bad start, or the negative errno of a
- * write into the destination.
+ * write into the destination.  The counters of @stats (may be NULL) are reset first.
+ * Since: 1.0
  */
 int sysdev_capture(struct sysdev *ctx, const char *start, int dest_dirfd, unsigned flags,
 		   struct sysdev_capture_stats *stats);

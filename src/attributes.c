@@ -53,8 +53,9 @@ static int list(struct sysdev_device *dev)
 
 	if (dev->listed)
 		return 0;
-	if (device_fd(dev) < 0)
-		return dev->fd;
+	err = device_fd(dev);
+	if (err < 0)
+		return err;
 	err = dir_list_read(&l, dev->fd, DIR_LIST_REOPEN);
 	for (size_t i = 0; i < l.n && err == 0; i++) {
 		const char *name = l.v[i].name;
@@ -80,8 +81,8 @@ static int name_at(struct sysdev_device *dev, const struct name_set *set, size_t
 {
 	int err;
 
-	if (!dev || !ret)
-		return -EINVAL;
+	assert_return(dev, -EINVAL);
+	assert_return(ret, -EINVAL);
 	*ret = NULL;
 	err = list(dev);
 	if (err < 0)
@@ -180,6 +181,9 @@ ssize_t attribute_read_at(int dirfd, const char *name, char *buf, size_t size)
 		return fd;
 	len = read_file_at(fd, base, buf, size, true);
 	close(fd);
+	if (len == -EINVAL)
+		return -EBADFD; /* a directory, FIFO, device node or other link: no attribute file
+				 */
 	if (len > 0 && buf[len - 1] == '\n')
 		buf[--len] = '\0';
 	return len;
@@ -188,17 +192,14 @@ ssize_t attribute_read_at(int dirfd, const char *name, char *buf, size_t size)
 _public_ ssize_t sysdev_device_read_attribute(struct sysdev_device *dev, const char *name,
 					      char *buf, size_t size)
 {
-	if (!dev)
-		return -EINVAL;
-	if (device_fd(dev) < 0)
-		return dev->fd;
-	return attribute_read_at(dev->fd, name, buf, size);
-}
+	int fd;
 
-_public_ ssize_t sysdev_node_read_attribute(const struct sysdev_node *node, const char *name,
-					    char *buf, size_t size)
-{
-	if (!node)
-		return -EINVAL;
-	return attribute_read_at(sysdev_node_get_dirfd(node), name, buf, size);
+	assert_return(dev, -EINVAL);
+	assert_return(name, -EINVAL);
+	assert_return(buf, -EINVAL);
+	assert_return(size > 0, -EINVAL);
+	fd = device_fd(dev);
+	if (fd < 0)
+		return fd;
+	return attribute_read_at(fd, name, buf, size);
 }

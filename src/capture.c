@@ -165,7 +165,7 @@ static int grow(struct capture *c, size_t depth)
 	return 0;
 }
 
-static int cap_enter(const struct sysdev_node *node, void *data)
+static int cap_enter(struct sysdev_node *node, void *data)
 {
 	struct capture *c = data;
 	unsigned depth = sysdev_node_get_depth(node);
@@ -175,6 +175,8 @@ static int cap_enter(const struct sysdev_node *node, void *data)
 	mode_t mode = 0755;
 	struct stat st;
 	bool in_power;
+	const char *e;
+	unsigned char type;
 
 	err = grow(c, depth);
 	if (err < 0)
@@ -209,12 +211,8 @@ static int cap_enter(const struct sysdev_node *node, void *data)
 	}
 	in_power =
 	    sysdev_node_get_kind(node) == SYSDEV_KIND_ATTR_GROUP && strcmp(name, "power") == 0;
-	for (size_t i = 0;; i++) {
-		unsigned char type;
-		const char *e = sysdev_node_get_entry_at(node, i, &type);
-
-		if (!e)
-			break;
+	SYSDEV_NODE_FOREACH_ENTRY(node, e, type)
+	{
 		if (type == DT_DIR)
 			continue; /* the walk comes to it */
 		err = copy_nondir(c, sfd, fd, e, slim_wants(c, e, in_power));
@@ -224,7 +222,7 @@ static int cap_enter(const struct sysdev_node *node, void *data)
 	return 0;
 }
 
-static int cap_leave(const struct sysdev_node *node, void *data)
+static int cap_leave(struct sysdev_node *node, void *data)
 {
 	struct capture *c = data;
 	unsigned depth = sysdev_node_get_depth(node);
@@ -469,27 +467,84 @@ struct ancestor {
 	mode_t mode;
 };
 
+void capture_stats_reset(struct sysdev_capture_stats *stats)
+{
+	unsigned n_ref = stats->n_ref;
+
+	memset(stats, 0, sizeof(*stats));
+	stats->n_ref = n_ref;
+}
+
+static void capture_stats_free(struct sysdev_capture_stats *stats)
+{
+	free(stats);
+}
+
+DEFINE_PUBLIC_TRIVIAL_REF_UNREF_FUNC(struct sysdev_capture_stats, sysdev_capture_stats,
+				     capture_stats_free);
+
+_public_ int sysdev_capture_stats_new(struct sysdev_capture_stats **ret)
+{
+	struct sysdev_capture_stats *stats;
+
+	assert_return(ret, -EINVAL);
+	stats = calloc(1, sizeof(*stats));
+	if (!stats)
+		return -ENOMEM;
+	stats->n_ref = 1;
+	*ret = stats;
+	return 0;
+}
+
+_public_ uint64_t sysdev_capture_stats_get(const struct sysdev_capture_stats *stats,
+					   enum sysdev_capture_count which)
+{
+	assert_return(stats, 0);
+	switch (which) {
+	case SYSDEV_CAPTURE_COUNT_FILES:
+		return stats->files;
+	case SYSDEV_CAPTURE_COUNT_DIRS:
+		return stats->dirs;
+	case SYSDEV_CAPTURE_COUNT_LINKS:
+		return stats->links;
+	case SYSDEV_CAPTURE_COUNT_SKIPPED:
+		return stats->skipped;
+	case SYSDEV_CAPTURE_COUNT_TRUNCATED:
+		return stats->truncated;
+	case SYSDEV_CAPTURE_COUNT_WRITE_ONLY:
+		return stats->write_only;
+	case SYSDEV_CAPTURE_COUNT_EMPTIED:
+		return stats->emptied;
+	case SYSDEV_CAPTURE_COUNT_BYTES:
+		return stats->bytes;
+	case SYSDEV_CAPTURE_COUNT_UNREADABLE:
+		return stats->unreadable;
+	case _SYSDEV_CAPTURE_COUNT_MAX:
+		break;
+	}
+	return 0;
+}
+
 _public_ int sysdev_capture(struct sysdev *ctx, const char *start, int dest_dirfd, unsigned flags,
 			    struct sysdev_capture_stats *stats)
 {
 	struct sysdev_capture_stats local;
 	struct capture c = {0};
-	struct sysdev_walk_stats ws;
+	_cleanup_(sysdev_walker_unrefp) struct sysdev_walker *w = NULL;
 	struct ancestor *anc = NULL;
 	size_t nanc = 0, anc_cap = 0;
 	struct stat st;
 	char *path = NULL;
 	int err, sfd = -1;
 
-	if (!ctx || dest_dirfd < 0)
-		return -EINVAL;
+	assert_return(ctx, -EINVAL);
+	assert_return(dest_dirfd >= 0, -EINVAL);
 	if (!start)
 		start = "/devices";
-	if (!devpath_is_valid(start))
-		return -EINVAL;
+	assert_return(devpath_is_valid(start), -EINVAL);
 	if (!stats)
 		stats = &local;
-	memset(stats, 0, sizeof(*stats));
+	capture_stats_reset(stats);
 	if (fstat(dest_dirfd, &st) < 0)
 		return -errno;
 	if (!S_ISDIR(st.st_mode))
@@ -551,9 +606,16 @@ _public_ int sysdev_capture(struct sysdev *ctx, const char *start, int dest_dirf
 		}
 	}
 
-	err = sysdev_walk(ctx, start, SYSDEV_WALK_ATTR_GROUPS | SYSDEV_WALK_NO_LINKS, -1, cap_enter,
-			  cap_leave, &c, &ws);
-	stats->skipped += ws.too_deep + ws.vanished;
+	err = sysdev_walker_new(ctx, start, &w);
+	if (err >= 0)
+		err = sysdev_walker_set_flags(w, SYSDEV_WALK_ATTR_GROUPS | SYSDEV_WALK_NO_LINKS);
+	if (err >= 0)
+		err = sysdev_walker_set_callbacks(w, cap_enter, cap_leave, &c);
+	if (err >= 0)
+		err = sysdev_walker_run(w);
+	if (w)
+		stats->skipped += sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_TOO_DEEP) +
+				  sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_VANISHED);
 	if (err < 0)
 		goto out;
 	err = copy_subsystems(&c, dest_dirfd);

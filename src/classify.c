@@ -35,8 +35,8 @@ _public_ int sysdev_classify(struct sysdev *ctx, const char *devpath)
 	struct ancestry a;
 	int err;
 
-	if (!ctx || !devpath)
-		return -EINVAL;
+	assert_return(ctx, -EINVAL);
+	assert_return(devpath, -EINVAL);
 	err = facts_for(ctx, devpath, &f, &a);
 	ancestry_free(&a);
 	if (err < 0)
@@ -44,40 +44,98 @@ _public_ int sysdev_classify(struct sysdev *ctx, const char *devpath)
 	return (int)rules_decide(&f);
 }
 
-_public_ int sysdev_explain(struct sysdev *ctx, const char *devpath, struct sysdev_reason *reason)
+struct sysdev_reason {
+	unsigned n_ref;
+	struct sysdev *ctx;
+	enum sysdev_kind kind;
+	enum sysdev_rule rule;
+	bool facts[_SYSDEV_FACT_MAX];
+	char *parent_devpath;	      /* the nearest device above, or NULL */
+	struct sysdev_device *parent; /* made from it when first asked */
+};
+
+static void reason_free(struct sysdev_reason *r)
 {
+	free(r->parent_devpath);
+	sysdev_device_unref(r->parent);
+	sysdev_unref(r->ctx);
+	free(r);
+}
+
+DEFINE_PUBLIC_TRIVIAL_REF_UNREF_FUNC(struct sysdev_reason, sysdev_reason, reason_free);
+
+_public_ int sysdev_explain(struct sysdev *ctx, const char *devpath, struct sysdev_reason **ret)
+{
+	struct sysdev_reason *r;
 	struct dir_facts f;
 	struct ancestry a;
 	int err;
 
-	if (!ctx || !devpath || !reason)
-		return -EINVAL;
-	memset(reason, 0, sizeof(*reason));
+	assert_return(ret, -EINVAL);
+	*ret = NULL;
+	assert_return(ctx, -EINVAL);
+	assert_return(devpath, -EINVAL);
 	err = facts_for(ctx, devpath, &f, &a);
 	if (err < 0) {
 		ancestry_free(&a);
 		return err;
 	}
-	reason->rule = rules_rule(&f);
-	reason->kind = rules_decide(&f);
-	reason->has_uevent = f.has_uevent;
-	reason->name_is_class = f.name_is_class;
-	reason->parent_is_device = f.parent_is_device;
-	reason->parent_is_virtual = f.parent_is_virtual;
-	reason->below_device = f.below_device;
-	reason->empty = f.empty;
-	reason->has_device_child = f.has_device_child;
-	reason->unreadable = f.unreadable;
-	reason->parent_devpath = a.parent_devpath;
-	a.parent_devpath = NULL;
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		ancestry_free(&a);
+		return -ENOMEM;
+	}
+	r->n_ref = 1;
+	r->ctx = sysdev_ref(ctx);
+	r->rule = rules_rule(&f);
+	r->kind = rules_decide(&f);
+	r->facts[SYSDEV_FACT_HAS_UEVENT] = f.has_uevent;
+	r->facts[SYSDEV_FACT_NAME_IS_CLASS] = f.name_is_class;
+	r->facts[SYSDEV_FACT_PARENT_IS_DEVICE] = f.parent_is_device;
+	r->facts[SYSDEV_FACT_PARENT_IS_VIRTUAL] = f.parent_is_virtual;
+	r->facts[SYSDEV_FACT_BELOW_DEVICE] = f.below_device;
+	r->facts[SYSDEV_FACT_EMPTY] = f.empty;
+	r->facts[SYSDEV_FACT_HAS_DEVICE_CHILD] = f.has_device_child;
+	r->facts[SYSDEV_FACT_UNREADABLE] = f.unreadable;
+	r->parent_devpath = TAKE_PTR(a.parent_devpath);
 	ancestry_free(&a);
-	return (int)reason->kind;
+	*ret = r;
+	return (int)r->kind;
 }
 
-_public_ void sysdev_reason_clear(struct sysdev_reason *reason)
+_public_ enum sysdev_kind sysdev_reason_get_kind(const struct sysdev_reason *r)
 {
-	if (!reason)
-		return;
-	free(reason->parent_devpath);
-	memset(reason, 0, sizeof(*reason));
+	assert_return(r, SYSDEV_KIND_UNKNOWN);
+	return r->kind;
+}
+
+_public_ enum sysdev_rule sysdev_reason_get_rule(const struct sysdev_reason *r)
+{
+	assert_return(r, _SYSDEV_RULE_MAX);
+	return r->rule;
+}
+
+_public_ bool sysdev_reason_has_fact(const struct sysdev_reason *r, enum sysdev_fact fact)
+{
+	assert_return(r, false);
+	assert_return((unsigned)fact < _SYSDEV_FACT_MAX, false);
+	return r->facts[fact];
+}
+
+_public_ int sysdev_reason_get_parent(struct sysdev_reason *r, struct sysdev_device **ret)
+{
+	int err;
+
+	assert_return(ret, -EINVAL);
+	*ret = NULL;
+	assert_return(r, -EINVAL);
+	if (!r->parent_devpath)
+		return -ENOENT;
+	if (!r->parent) {
+		err = sysdev_device_new_from_devpath(r->ctx, r->parent_devpath, &r->parent);
+		if (err < 0)
+			return err == -ENOENT ? -ENODEV : err;
+	}
+	*ret = r->parent;
+	return 0;
 }

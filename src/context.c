@@ -11,38 +11,45 @@
 
 #include "libsysdev-private.h"
 
+static void context_free(struct sysdev *ctx)
+{
+	if (ctx->root_fd >= 0)
+		close(ctx->root_fd);
+	name_set_free(&ctx->classes);
+	name_set_free(&ctx->buses);
+	free(ctx->root);
+	free(ctx);
+}
+
+DEFINE_PUBLIC_TRIVIAL_REF_UNREF_FUNC(struct sysdev, sysdev, context_free);
+
 _public_ int sysdev_new(const char *root, struct sysdev **out)
 {
-	struct sysdev *ctx;
+	_cleanup_(sysdev_unrefp) struct sysdev *ctx = NULL;
 	struct stat st, live;
 	size_t len;
 	int err;
 
-	if (!out)
-		return -EINVAL;
+	assert_return(out, -EINVAL);
 	*out = NULL;
 	if (!root)
 		root = "/sys";
-	if (!*root)
-		return -EINVAL;
+	assert_return(*root, -EINVAL);
 	ctx = calloc(1, sizeof(*ctx));
 	if (!ctx)
 		return -ENOMEM;
-	ctx->refcount = 1;
+	ctx->n_ref = 1;
+	ctx->root_fd = -1;
 	ctx->root = strdup(root);
-	if (!ctx->root) {
-		free(ctx);
+	if (!ctx->root)
 		return -ENOMEM;
-	}
 	len = strlen(ctx->root);
 	while (len > 1 && ctx->root[len - 1] == '/')
 		ctx->root[--len] = '\0';
 
 	ctx->root_fd = open(ctx->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (ctx->root_fd < 0) {
-		err = -errno;
-		goto fail;
-	}
+	if (ctx->root_fd < 0)
+		return -errno;
 	/* The root must hold a real devices/ directory, or be a system root
 	 * (as lsblk --sysroot takes) whose sys/ holds one: then sys/ is the root. */
 	if (fstatat(ctx->root_fd, "devices", &st, AT_SYMLINK_NOFOLLOW) < 0) {
@@ -53,15 +60,12 @@ _public_ int sysdev_new(const char *root, struct sysdev **out)
 					    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			char *sys_root;
 
-			if (sys_fd < 0) {
-				err = -errno;
-				goto fail;
-			}
+			if (sys_fd < 0)
+				return -errno;
 			if (asprintf(&sys_root, "%s%s", strcmp(ctx->root, "/") ? ctx->root : "",
 				     "/sys") < 0) {
 				close(sys_fd);
-				err = -ENOMEM;
-				goto fail;
+				return -ENOMEM;
 			}
 			close(ctx->root_fd);
 			ctx->root_fd = sys_fd;
@@ -70,12 +74,10 @@ _public_ int sysdev_new(const char *root, struct sysdev **out)
 			err = 0;
 		}
 		if (err < 0)
-			goto fail;
+			return err;
 	}
-	if (!S_ISDIR(st.st_mode)) {
-		err = -ENOTDIR;
-		goto fail;
-	}
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
 	{
 		struct statfs sfs;
 
@@ -89,58 +91,38 @@ _public_ int sysdev_new(const char *root, struct sysdev **out)
 	/* A root without class/ or bus/ is legal (a partial capture): empty sets. */
 	err = name_set_load(ctx->root_fd, "class", &ctx->classes);
 	if (err < 0 && err != -ENOENT && err != -ENOTDIR)
-		goto fail;
+		return err;
 	err = name_set_load(ctx->root_fd, "bus", &ctx->buses);
 	if (err < 0 && err != -ENOENT && err != -ENOTDIR)
-		goto fail;
-	*out = ctx;
+		return err;
+	*out = TAKE_PTR(ctx);
 	return 0;
-fail:
-	if (ctx->root_fd >= 0)
-		close(ctx->root_fd);
-	name_set_free(&ctx->classes);
-	free(ctx->root);
-	free(ctx);
-	return err;
-}
-
-_public_ struct sysdev *sysdev_ref(struct sysdev *ctx)
-{
-	if (ctx)
-		ctx->refcount++;
-	return ctx;
-}
-
-_public_ struct sysdev *sysdev_unref(struct sysdev *ctx)
-{
-	if (!ctx || --ctx->refcount > 0)
-		return NULL;
-	close(ctx->root_fd);
-	name_set_free(&ctx->classes);
-	name_set_free(&ctx->buses);
-	free(ctx->root);
-	free(ctx);
-	return NULL;
 }
 
 _public_ const char *sysdev_get_root(const struct sysdev *ctx)
 {
-	return ctx ? ctx->root : NULL;
+	assert_return(ctx, NULL);
+	return ctx->root;
 }
 
 _public_ int sysdev_get_root_fd(const struct sysdev *ctx)
 {
-	return ctx ? ctx->root_fd : -EINVAL;
+	assert_return(ctx, -EINVAL);
+	return ctx->root_fd;
 }
 
 _public_ bool sysdev_is_class_name(const struct sysdev *ctx, const char *name)
 {
-	return ctx && name && name_set_has(&ctx->classes, name);
+	assert_return(ctx, false);
+	assert_return(name, false);
+	return name_set_has(&ctx->classes, name);
 }
 
 _public_ bool sysdev_is_bus_name(const struct sysdev *ctx, const char *name)
 {
-	return ctx && name && name_set_has(&ctx->buses, name);
+	assert_return(ctx, false);
+	assert_return(name, false);
+	return name_set_has(&ctx->buses, name);
 }
 
 _public_ const char *sysdev_kind_to_string(enum sysdev_kind kind)
@@ -154,8 +136,7 @@ _public_ const char *sysdev_kind_to_string(enum sysdev_kind kind)
 	    [SYSDEV_KIND_UNKNOWN] = "unknown",
 	};
 
-	if ((unsigned)kind >= ARRAY_SIZE(names))
-		return NULL;
+	assert_return((unsigned)kind < ARRAY_SIZE(names), NULL);
 	return names[kind];
 }
 

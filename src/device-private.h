@@ -4,22 +4,47 @@
 
 #include "libsysdev-private.h"
 
+/*
+ * One device model: a device found by a lookup, by the enumerator, lent by a
+ * walk's node, or received from the monitor (an event: action and seqnum).
+ * Strings live in buffers the device owns (struct sbuf), so that a walk can
+ * refill the same device for the next node without allocating.
+ */
 struct sysdev_device {
-	int refcount;
+	unsigned n_ref;
 	struct sysdev *ctx;
-	int fd; /* the device directory */
-	char *devpath;
+	int fd; /* the device directory, or -1 until needed */
+	bool
+	    fd_lent; /* fd is a walk node's: never closed here, forgotten when the walk leaves it */
+
+	struct sbuf devpath;
 	const char *name; /* last component of devpath */
-	char *parent_devpath;
-	char *class_dir;
-	char *subsystem;
+	struct sbuf parent_devpath;
+	struct sbuf class_dir;
+	struct sbuf subsystem;
+	struct sbuf driver;
+	bool has_parent, has_class_dir, has_subsystem, has_driver;
 	enum sysdev_subsystem_kind subsystem_kind;
-	char *driver;
-	struct uevent uevent;
 	bool has_dev; /* a regular "dev" attribute: the device has a number */
-	/* filled on first use by objects the enumerator makes (fd < 0 until then) */
-	bool ancestry_pending; /* parent_devpath and class_dir not yet looked up */
-	bool uevent_pending;   /* the uevent file not yet read */
+	/* the parent device, made when first asked (a reference, or lent by a walk's level) */
+	struct sysdev_device *parent;
+
+	/* looked up on first use where the maker did not know them */
+	bool ancestry_pending; /* parent_devpath and class_dir */
+	int ancestry_error;    /* why they could not be looked up, or 0 */
+	bool links_pending;    /* subsystem and driver (a walk with SYSDEV_WALK_NO_LINKS) */
+	int links_error;
+	bool uevent_pending; /* the uevent file */
+	int uevent_error;    /* why it could not be read, or 0 */
+	struct uevent uevent;
+
+	/* an event of the monitor */
+	bool is_event;
+	bool has_kind;
+	enum sysdev_kind kind;
+	char *action;
+	uint64_t seqnum;
+
 	/* udev's view of the properties, made on first use */
 	bool udev_ready;
 	char *udev_devname;		     /* DEVNAME as /dev/NAME */
@@ -33,9 +58,14 @@ struct sysdev_device {
 void attributes_free(struct sysdev_device *dev);
 /* The device directory, opened on first use.  A descriptor or a negative errno. */
 int device_fd(struct sysdev_device *dev);
-/* Objects for the enumerator: from a walk's node (no descriptor held), or from a
- * devpath found through S/class or S/bus (its ancestry looked up when asked). */
-int device_new_from_node(const struct sysdev_node *node, struct sysdev_device **out);
+/* A device with only its devpath, every other field still to be read. */
+int device_alloc(struct sysdev *ctx, const char *devpath, size_t len, struct sysdev_device **ret);
+/* A device from a devpath found through S/class or S/bus (its ancestry looked up when asked). */
 int device_new_indexed(struct sysdev *ctx, const char *devpath, struct sysdev_device **out);
+/* Forget what was read on first use (the walk refills a lent device for its next node). */
+void device_reset_cache(struct sysdev_device *dev);
+/* A monitor's event (monitor.c): the message's fields, the directory's place while it is there. */
+int device_new_from_message(struct sysdev *ctx, const struct uevent_message *msg,
+			    struct sysdev_device **ret);
 
 #endif

@@ -18,73 +18,141 @@
 #include "device-private.h"
 #include "rules.h"
 
-static char *link_name_at(int fd, const char *name)
+/* Read link @name of @fd into @out as its last component: true when present. */
+static int link_name_at(int fd, const char *name, struct sbuf *out, bool *present,
+			char **ret_target)
 {
-	char *target, *out;
+	_cleanup_free_ char *target = NULL;
 	const char *base;
 	size_t blen;
+	int err;
 
-	if (readlink_alloc(fd, name, &target) < 0)
-		return NULL;
+	*present = false;
+	err = readlink_alloc(fd, name, &target);
+	if (err == -ENOMEM)
+		return err;
+	if (err < 0)
+		return 0; /* no link of that name, or not a link: absent */
 	base = link_basename(target, &blen);
-	out = blen ? strndup(base, blen) : NULL;
-	free(target);
-	return out;
+	if (!blen)
+		return 0;
+	err = sbuf_set(out, base, blen);
+	if (err < 0)
+		return err;
+	*present = true;
+	if (ret_target)
+		*ret_target = TAKE_PTR(target);
+	return 0;
+}
+
+/* Where the subsystem link's text @target leads: below S/bus, below S/class, or neither. */
+static enum sysdev_subsystem_kind subsystem_kind_of(struct sysdev_device *dev, const char *target)
+{
+	_cleanup_free_ char *res = resolve_link_target(dev->ctx->root, dev->devpath.s, target);
+
+	if (res && strncmp(res, "/bus/", 5) == 0)
+		return SYSDEV_SUBSYSTEM_BUS;
+	else if (res && strncmp(res, "/class/", 7) == 0)
+		return SYSDEV_SUBSYSTEM_CLASS;
+	return SYSDEV_SUBSYSTEM_NONE;
 }
 
 /* Subsystem (and its kind), driver, "dev" and the uevent file, from the open directory @fd. */
 static int device_fill_at(struct sysdev_device *dev, int fd)
 {
+	_cleanup_free_ char *target = NULL;
 	struct stat st;
-	char *target = NULL;
 	int err;
 
-	dev->subsystem = link_name_at(fd, "subsystem");
-	if (dev->subsystem && readlink_alloc(fd, "subsystem", &target) == 0) {
-		char *res = resolve_link_target(dev->ctx->root, dev->devpath, target);
-
-		if (res && strncmp(res, "/bus/", 5) == 0)
-			dev->subsystem_kind = SYSDEV_SUBSYSTEM_BUS;
-		else if (res && strncmp(res, "/class/", 7) == 0)
-			dev->subsystem_kind = SYSDEV_SUBSYSTEM_CLASS;
-		free(res);
-		free(target);
-	}
-	dev->driver = link_name_at(fd, "driver");
+	err = link_name_at(fd, "subsystem", &dev->subsystem, &dev->has_subsystem, &target);
+	if (err < 0)
+		return err;
+	if (target)
+		dev->subsystem_kind = subsystem_kind_of(dev, target);
+	err = link_name_at(fd, "driver", &dev->driver, &dev->has_driver, NULL);
+	if (err < 0)
+		return err;
 	dev->has_dev = fstatat(fd, "dev", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
 	err = uevent_read_at(&dev->uevent, fd);
-	return err == -ENOMEM ? err : 0;
+	if (err == -ENOMEM)
+		return err;
+	/* an unreadable uevent file: the properties answer with its errno */
+	dev->uevent_error = err < 0 ? err : 0;
+	return 0;
 }
 
-static struct sysdev_device *device_alloc(struct sysdev *ctx, const char *devpath)
+static void device_free(struct sysdev_device *dev)
 {
-	struct sysdev_device *dev = calloc(1, sizeof(*dev));
+	if (dev->fd >= 0 && !dev->fd_lent)
+		close(dev->fd);
+	free(dev->devpath.s);
+	free(dev->parent_devpath.s);
+	free(dev->class_dir.s);
+	free(dev->subsystem.s);
+	free(dev->driver.s);
+	free(dev->udev_devname);
+	free(dev->action);
+	sysdev_device_unref(dev->parent);
+	uevent_free(&dev->uevent);
+	attributes_free(dev);
+	sysdev_unref(dev->ctx);
+	free(dev);
+}
+
+DEFINE_PUBLIC_TRIVIAL_REF_UNREF_FUNC(struct sysdev_device, sysdev_device, device_free);
+
+int device_alloc(struct sysdev *ctx, const char *devpath, size_t len, struct sysdev_device **ret)
+{
+	_cleanup_(sysdev_device_unrefp) struct sysdev_device *dev = calloc(1, sizeof(*dev));
 
 	if (!dev)
-		return NULL;
-	dev->refcount = 1;
+		return -ENOMEM;
+	dev->n_ref = 1;
 	dev->fd = -1;
 	dev->ctx = sysdev_ref(ctx);
-	dev->devpath = strdup(devpath);
-	if (!dev->devpath) {
-		sysdev_device_unref(dev);
-		return NULL;
-	}
-	dev->name = strrchr(dev->devpath, '/') + 1;
-	return dev;
+	if (sbuf_set(&dev->devpath, devpath, len) < 0)
+		return -ENOMEM;
+	dev->name = strrchr(dev->devpath.s, '/');
+	dev->name = dev->name ? dev->name + 1 : dev->devpath.s;
+	*ret = TAKE_PTR(dev);
+	return 0;
+}
+
+void device_reset_cache(struct sysdev_device *dev)
+{
+	dev->parent = sysdev_device_unref(dev->parent);
+	dev->udev_ready = false;
+	dev->udev_devname = mfree(dev->udev_devname);
+	dev->udev_major[0] = dev->udev_minor[0] = '\0';
+	attributes_free(dev);
+}
+
+static int set_ancestry(struct sysdev_device *dev, struct ancestry *a)
+{
+	_cleanup_free_ char *parent = NULL, *class_dir = NULL;
+
+	ancestry_take(a, &parent, &class_dir);
+	dev->has_parent = parent != NULL;
+	dev->has_class_dir = class_dir != NULL;
+	if (parent && sbuf_set(&dev->parent_devpath, parent, strlen(parent)) < 0)
+		return -ENOMEM;
+	if (class_dir && sbuf_set(&dev->class_dir, class_dir, strlen(class_dir)) < 0)
+		return -ENOMEM;
+	return 0;
 }
 
 _public_ int sysdev_device_new_from_devpath(struct sysdev *ctx, const char *devpath,
-					    struct sysdev_device **out)
+					    struct sysdev_device **ret)
 {
-	struct sysdev_device *dev;
+	_cleanup_(sysdev_device_unrefp) struct sysdev_device *dev = NULL;
 	struct ancestry a;
 	struct stat st;
 	int err;
 
-	if (!ctx || !devpath || !out)
-		return -EINVAL;
-	*out = NULL;
+	assert_return(ret, -EINVAL);
+	*ret = NULL;
+	assert_return(ctx, -EINVAL);
+	assert_return(devpath, -EINVAL);
 	if (!devpath_is_valid(devpath))
 		return -EINVAL;
 	err = ancestry_get(ctx, devpath, &a);
@@ -102,21 +170,20 @@ _public_ int sysdev_device_new_from_devpath(struct sysdev *ctx, const char *devp
 		ancestry_free(&a);
 		return -ENODEV;
 	}
-	dev = device_alloc(ctx, devpath);
-	if (!dev) {
-		ancestry_free(&a);
-		return -ENOMEM;
-	}
-	dev->fd = a.fd;
-	a.fd = -1;
-	ancestry_take(&a, &dev->parent_devpath, &dev->class_dir);
-	ancestry_free(&a);
-	err = device_fill_at(dev, dev->fd);
+	err = device_alloc(ctx, devpath, strlen(devpath), &dev);
 	if (err < 0) {
-		sysdev_device_unref(dev);
+		ancestry_free(&a);
 		return err;
 	}
-	*out = dev;
+	dev->fd = TAKE_FD(a.fd);
+	err = set_ancestry(dev, &a);
+	ancestry_free(&a);
+	if (err < 0)
+		return err;
+	err = device_fill_at(dev, dev->fd);
+	if (err < 0)
+		return err;
+	*ret = TAKE_PTR(dev);
 	return 0;
 }
 
@@ -140,8 +207,9 @@ static int open_devpath_fast(struct sysdev *ctx, const char *devpath)
 
 int device_new_indexed(struct sysdev *ctx, const char *devpath, struct sysdev_device **out)
 {
-	struct sysdev_device *dev;
-	int fd, err;
+	_cleanup_(sysdev_device_unrefp) struct sysdev_device *dev = NULL;
+	_cleanup_close_ int fd = -1;
+	int err;
 
 	*out = NULL;
 	if (!devpath_is_valid(devpath) || strcmp(devpath, "/devices") == 0)
@@ -149,91 +217,92 @@ int device_new_indexed(struct sysdev *ctx, const char *devpath, struct sysdev_de
 	fd = open_devpath_fast(ctx, devpath);
 	if (fd < 0)
 		return fd;
-	if (!dir_has_uevent(fd)) {
-		close(fd);
+	if (!dir_has_uevent(fd))
 		return -ENODEV;
-	}
-	dev = device_alloc(ctx, devpath);
-	if (!dev) {
-		close(fd);
-		return -ENOMEM;
-	}
-	dev->fd = fd;
+	err = device_alloc(ctx, devpath, strlen(devpath), &dev);
+	if (err < 0)
+		return err;
+	dev->fd = TAKE_FD(fd);
 	dev->ancestry_pending = true;
-	err = device_fill_at(dev, fd);
-	if (err < 0) {
-		sysdev_device_unref(dev);
+	err = device_fill_at(dev, dev->fd);
+	if (err < 0)
 		return err;
-	}
-	*out = dev;
-	return 0;
-}
-
-int device_new_from_node(const struct sysdev_node *node, struct sysdev_device **out)
-{
-	const struct uevent *u = node_uevent(node);
-	struct sysdev_device *dev;
-	int err = 0;
-
-	*out = NULL;
-	dev = device_alloc(node_context(node), sysdev_node_get_devpath(node));
-	if (!dev)
-		return -ENOMEM;
-	/* the walk knew it all: no descriptor is held, so results may be many */
-	dev->parent_devpath = strdup_or_null(sysdev_node_get_parent(node));
-	dev->class_dir = strdup_or_null(sysdev_node_get_class_dir(node));
-	dev->subsystem = strdup_or_null(sysdev_node_get_subsystem(node));
-	dev->subsystem_kind = sysdev_node_get_subsystem_kind(node);
-	dev->driver = strdup_or_null(sysdev_node_get_driver(node));
-	dev->has_dev = node_has_dev(node);
-	if ((sysdev_node_get_parent(node) && !dev->parent_devpath) ||
-	    (sysdev_node_get_class_dir(node) && !dev->class_dir) ||
-	    (sysdev_node_get_subsystem(node) && !dev->subsystem) ||
-	    (sysdev_node_get_driver(node) && !dev->driver))
-		err = -ENOMEM;
-	else if (u)
-		err = uevent_copy(&dev->uevent, u);
-	else
-		dev->uevent_pending = true;
-	if (err < 0) {
-		sysdev_device_unref(dev);
-		return err;
-	}
-	*out = dev;
+	*out = TAKE_PTR(dev);
 	return 0;
 }
 
 int device_fd(struct sysdev_device *dev)
 {
-	if (dev->fd < 0)
-		dev->fd = open_devpath_fast(dev->ctx, dev->devpath);
+	if (dev->fd < 0) {
+		int fd = open_devpath_fast(dev->ctx, dev->devpath.s);
+
+		/* a directory gone is a device gone */
+		if (fd < 0)
+			return fd == -ENOENT || fd == -ENOTDIR ? -ENODEV : fd;
+		dev->fd = fd;
+		dev->fd_lent = false;
+	}
 	return dev->fd;
 }
 
 /* Where the device sits, looked up when first asked (objects of the enumerator). */
-static void device_ancestry(const struct sysdev_device *cdev)
+static int device_ancestry(struct sysdev_device *dev)
 {
-	struct sysdev_device *dev = (struct sysdev_device *)cdev; /* a cache, not a change */
 	struct ancestry a;
+	int err;
 
 	if (!dev->ancestry_pending)
-		return;
+		return dev->ancestry_error;
+	err = ancestry_get(dev->ctx, dev->devpath.s, &a);
+	if (err == -ENOMEM)
+		return err; /* not kept: the next call tries again */
 	dev->ancestry_pending = false;
-	if (ancestry_get(dev->ctx, dev->devpath, &a) < 0)
-		return;
-	ancestry_take(&a, &dev->parent_devpath, &dev->class_dir);
+	if (err < 0)
+		return dev->ancestry_error = err == -ENOENT || err == -ENOTDIR ? -ENODEV : err;
+	err = set_ancestry(dev, &a);
 	ancestry_free(&a);
+	if (err < 0) {
+		dev->ancestry_pending = true;
+		return err;
+	}
+	return 0;
 }
 
-static void device_uevent(const struct sysdev_device *cdev)
+/* Subsystem and driver, read when first asked where the maker did not read them. */
+static int device_links(struct sysdev_device *dev)
 {
-	struct sysdev_device *dev = (struct sysdev_device *)cdev; /* a cache, not a change */
+	_cleanup_free_ char *target = NULL;
+	int fd, err;
+
+	if (!dev->links_pending)
+		return dev->links_error;
+	fd = device_fd(dev);
+	err = fd < 0 ? fd
+		     : link_name_at(fd, "subsystem", &dev->subsystem, &dev->has_subsystem, &target);
+	if (err >= 0 && target)
+		dev->subsystem_kind = subsystem_kind_of(dev, target);
+	if (err >= 0)
+		err = link_name_at(fd, "driver", &dev->driver, &dev->has_driver, NULL);
+	if (err == -ENOMEM)
+		return err;
+	dev->links_pending = false;
+	dev->links_error = err < 0 ? err : 0;
+	return dev->links_error;
+}
+
+static int device_uevent(struct sysdev_device *dev)
+{
+	int fd, err;
 
 	if (!dev->uevent_pending)
-		return;
+		return dev->uevent_error;
+	fd = device_fd(dev);
+	err = fd < 0 ? fd : uevent_read_at(&dev->uevent, fd);
+	if (err == -ENOMEM)
+		return err;
 	dev->uevent_pending = false;
-	if (device_fd(dev) >= 0)
-		uevent_read_at(&dev->uevent, dev->fd);
+	dev->uevent_error = err < 0 ? err : 0;
+	return dev->uevent_error;
 }
 
 /*
@@ -280,16 +349,17 @@ slow:
 	return err;
 }
 
-_public_ int sysdev_device_new_from_devnum(struct sysdev *ctx, char type, unsigned major,
-					   unsigned minor, struct sysdev_device **out)
+_public_ int sysdev_device_new_from_devnum(struct sysdev *ctx, char type, dev_t devnum,
+					   struct sysdev_device **out)
 {
 	char entry[64];
 
-	if (!ctx || !out || (type != 'b' && type != 'c'))
-		return -EINVAL;
+	assert_return(out, -EINVAL);
 	*out = NULL;
-	snprintf(entry, sizeof(entry), "/dev/%s/%u:%u", type == 'b' ? "block" : "char", major,
-		 minor);
+	assert_return(ctx, -EINVAL);
+	assert_return(type == 'b' || type == 'c', -EINVAL);
+	snprintf(entry, sizeof(entry), "/dev/%s/%u:%u", type == 'b' ? "block" : "char",
+		 major(devnum), minor(devnum));
 	return device_new_from_index_entry(ctx, entry, out);
 }
 
@@ -300,9 +370,11 @@ _public_ int sysdev_device_new_from_subsystem_sysname(struct sysdev *ctx, const 
 	char *entry;
 	int err = -ENOENT;
 
-	if (!ctx || !out || !subsystem || !sysname)
-		return -EINVAL;
+	assert_return(out, -EINVAL);
 	*out = NULL;
+	assert_return(ctx, -EINVAL);
+	assert_return(subsystem, -EINVAL);
+	assert_return(sysname, -EINVAL);
 	if (!*subsystem || !*sysname || strchr(subsystem, '/') || strchr(sysname, '/') ||
 	    !strcmp(subsystem, ".") || !strcmp(subsystem, "..") || !strcmp(sysname, ".") ||
 	    !strcmp(sysname, ".."))
@@ -425,7 +497,8 @@ static int device_new_from_id(struct sysdev *ctx, const struct device_id *id,
 
 	switch (id->kind) {
 	case DEVICE_ID_DEVNUM:
-		return sysdev_device_new_from_devnum(ctx, id->type, id->major, id->minor, out);
+		return sysdev_device_new_from_devnum(ctx, id->type, makedev(id->major, id->minor),
+						     out);
 	case DEVICE_ID_IFINDEX:
 		return device_new_from_ifindex(ctx, id->ifindex, out);
 	case DEVICE_ID_SUBSYSTEM_SYSNAME:
@@ -455,9 +528,10 @@ _public_ int sysdev_device_new(struct sysdev *ctx, const char *spec, struct sysd
 	const char *colon;
 	int err;
 
-	if (!ctx || !spec || !out)
-		return -EINVAL;
+	assert_return(out, -EINVAL);
 	*out = NULL;
+	assert_return(ctx, -EINVAL);
+	assert_return(spec, -EINVAL);
 	if (!*spec || strlen(spec) > 64 * 1024)
 		return -EINVAL;
 	if (device_id_parse(spec, &id))
@@ -505,93 +579,205 @@ _public_ int sysdev_device_new(struct sysdev *ctx, const char *spec, struct sysd
 	return err;
 }
 
-_public_ struct sysdev_device *sysdev_device_ref(struct sysdev_device *dev)
+_public_ int sysdev_device_get_devpath(struct sysdev_device *dev, const char **ret)
 {
-	if (dev)
-		dev->refcount++;
-	return dev;
+	assert_return(dev, -EINVAL);
+	assert_return(ret, -EINVAL);
+	*ret = dev->devpath.s;
+	return 0;
 }
 
-_public_ struct sysdev_device *sysdev_device_unref(struct sysdev_device *dev)
+_public_ int sysdev_device_get_name(struct sysdev_device *dev, const char **ret)
 {
-	if (!dev || --dev->refcount > 0)
-		return NULL;
-	if (dev->fd >= 0)
-		close(dev->fd);
-	free(dev->devpath);
-	free(dev->parent_devpath);
-	free(dev->class_dir);
-	free(dev->subsystem);
-	free(dev->driver);
-	free(dev->udev_devname);
-	uevent_free(&dev->uevent);
-	attributes_free(dev);
-	sysdev_unref(dev->ctx);
-	free(dev);
-	return NULL;
+	assert_return(dev, -EINVAL);
+	assert_return(ret, -EINVAL);
+	*ret = dev->name;
+	return 0;
 }
 
-_public_ const char *sysdev_device_get_devpath(const struct sysdev_device *dev)
+_public_ int sysdev_device_get_kind(struct sysdev_device *dev, enum sysdev_kind *ret)
 {
-	return dev ? dev->devpath : NULL;
+	assert_return(dev, -EINVAL);
+	assert_return(ret, -EINVAL);
+	if (dev->is_event && !dev->has_kind)
+		return -ENOENT;
+	*ret = dev->is_event ? dev->kind : SYSDEV_KIND_DEVICE;
+	return 0;
 }
 
-_public_ const char *sysdev_device_get_name(const struct sysdev_device *dev)
+/* A string field: 0 and the string, or -ENOENT. */
+static int field(bool present, const struct sbuf *b, const char **ret)
 {
-	return dev ? dev->name : NULL;
+	if (!present)
+		return -ENOENT;
+	*ret = b->s;
+	return 0;
 }
 
-_public_ const char *sysdev_device_get_subsystem(const struct sysdev_device *dev)
+_public_ int sysdev_device_get_subsystem(struct sysdev_device *dev, const char **ret)
 {
-	return dev ? dev->subsystem : NULL;
+	int err;
+
+	assert_return(dev, -EINVAL);
+	assert_return(ret, -EINVAL);
+	err = device_links(dev);
+	if (err < 0)
+		return err;
+	return field(dev->has_subsystem, &dev->subsystem, ret);
 }
 
-_public_ enum sysdev_subsystem_kind
-sysdev_device_get_subsystem_kind(const struct sysdev_device *dev)
+_public_ int sysdev_device_get_subsystem_kind(struct sysdev_device *dev,
+					      enum sysdev_subsystem_kind *ret)
 {
-	return dev && dev->subsystem ? dev->subsystem_kind : SYSDEV_SUBSYSTEM_NONE;
+	int err;
+
+	assert_return(dev, -EINVAL);
+	assert_return(ret, -EINVAL);
+	err = device_links(dev);
+	if (err < 0)
+		return err;
+	/* an event knows the link's kind only when it could look at the directory */
+	if (!dev->has_subsystem || (dev->is_event && !dev->has_kind))
+		return -ENOENT;
+	*ret = dev->subsystem_kind;
+	return 0;
 }
 
-_public_ const char *sysdev_device_get_driver(const struct sysdev_device *dev)
+_public_ int sysdev_device_get_driver(struct sysdev_device *dev, const char **ret)
 {
-	return dev ? dev->driver : NULL;
+	int err;
+
+	assert_return(dev, -EINVAL);
+	assert_return(ret, -EINVAL);
+	err = device_links(dev);
+	if (err < 0)
+		return err;
+	return field(dev->has_driver, &dev->driver, ret);
 }
 
-_public_ const char *sysdev_device_get_parent_devpath(const struct sysdev_device *dev)
+_public_ int sysdev_device_get_class_dir(struct sysdev_device *dev, const char **ret)
 {
-	if (!dev)
-		return NULL;
-	device_ancestry(dev);
-	return dev->parent_devpath;
+	int err;
+
+	assert_return(dev, -EINVAL);
+	assert_return(ret, -EINVAL);
+	err = device_ancestry(dev);
+	if (err < 0)
+		return err;
+	return field(dev->has_class_dir, &dev->class_dir, ret);
 }
 
-_public_ const char *sysdev_device_get_class_dir(const struct sysdev_device *dev)
+_public_ int sysdev_device_get_parent(struct sysdev_device *dev, struct sysdev_device **ret)
 {
-	if (!dev)
-		return NULL;
-	device_ancestry(dev);
-	return dev->class_dir;
+	int err;
+
+	assert_return(dev, -EINVAL);
+	assert_return(ret, -EINVAL);
+	*ret = NULL;
+	if (!dev->parent) {
+		err = device_ancestry(dev);
+		if (err < 0)
+			return err;
+		if (!dev->has_parent)
+			return -ENOENT;
+		err = sysdev_device_new_from_devpath(dev->ctx, dev->parent_devpath.s, &dev->parent);
+		if (err < 0)
+			return err == -ENOENT || err == -ENOTDIR ? -ENODEV : err;
+	}
+	*ret = dev->parent;
+	return 0;
 }
 
-_public_ enum sysdev_placement sysdev_device_get_placement(const struct sysdev_device *dev)
+_public_ int sysdev_device_get_placement(struct sysdev_device *dev, enum sysdev_placement *ret)
 {
-	return dev ? placement_of(dev->devpath) : SYSDEV_PLACEMENT_DEVICES;
+	assert_return(dev, -EINVAL);
+	assert_return(ret, -EINVAL);
+	if (!devpath_is_valid(dev->devpath.s))
+		return -ENOENT;
+	*ret = placement_of(dev->devpath.s);
+	return 0;
 }
 
-_public_ const char *sysdev_device_get_devnum(const struct sysdev_device *dev)
+/* A property of the uevent file (read now if it was not). */
+static int uevent_value(struct sysdev_device *dev, const char *key, const char **ret)
 {
-	if (!dev || !dev->has_dev)
-		return NULL;
-	device_uevent(dev);
-	return dev->uevent.devnum[0] ? dev->uevent.devnum : NULL;
+	const char *v;
+	int err;
+
+	err = device_uevent(dev);
+	if (err < 0)
+		return err;
+	v = uevent_get(&dev->uevent, key);
+	if (!v)
+		return -ENOENT;
+	*ret = v;
+	return 0;
 }
 
-_public_ const char *sysdev_device_get_property(const struct sysdev_device *dev, const char *key)
+_public_ int sysdev_device_get_devnum(struct sysdev_device *dev, dev_t *ret)
 {
-	if (!dev || !key)
-		return NULL;
-	device_uevent(dev);
-	return uevent_get(&dev->uevent, key);
+	unsigned long major, minor;
+	const char *colon;
+	int err;
+
+	assert_return(dev, -EINVAL);
+	assert_return(ret, -EINVAL);
+	if (!dev->has_dev)
+		return -ENOENT;
+	err = device_uevent(dev);
+	if (err < 0)
+		return err;
+	if (!dev->uevent.devnum[0])
+		return -ENOENT;
+	/* uevent_parse() made it of two decimal numbers of at most 10 digits */
+	colon = strchr(dev->uevent.devnum, ':');
+	major = strtoul(dev->uevent.devnum, NULL, 10);
+	minor = strtoul(colon + 1, NULL, 10);
+	*ret = makedev(major, minor);
+	return 0;
+}
+
+_public_ int sysdev_device_get_devtype(struct sysdev_device *dev, const char **ret)
+{
+	assert_return(dev, -EINVAL);
+	assert_return(ret, -EINVAL);
+	return uevent_value(dev, "DEVTYPE", ret);
+}
+
+_public_ int sysdev_device_get_devname(struct sysdev_device *dev, const char **ret)
+{
+	assert_return(dev, -EINVAL);
+	assert_return(ret, -EINVAL);
+	if (!dev->has_dev)
+		return -ENOENT;
+	return uevent_value(dev, "DEVNAME", ret);
+}
+
+_public_ int sysdev_device_get_property(struct sysdev_device *dev, const char *key,
+					const char **ret)
+{
+	assert_return(dev, -EINVAL);
+	assert_return(key, -EINVAL);
+	assert_return(ret, -EINVAL);
+	return uevent_value(dev, key, ret);
+}
+
+_public_ int sysdev_device_get_property_at(struct sysdev_device *dev, size_t i,
+					   const char **ret_key, const char **ret_value)
+{
+	int err;
+
+	assert_return(dev, -EINVAL);
+	err = device_uevent(dev);
+	if (err < 0)
+		return err;
+	if (i >= dev->uevent.n)
+		return -ENOENT;
+	if (ret_key)
+		*ret_key = dev->uevent.keys[i];
+	if (ret_value)
+		*ret_value = dev->uevent.values[i];
+	return 0;
 }
 
 /* MAJOR and MINOR from the dev attribute ("MAJOR:MINOR"), where the uevent file has neither. */
@@ -621,112 +807,202 @@ static void udev_devnum(struct sysdev_device *dev)
 }
 
 /* The keys udev computes where the uevent file does not hold them. */
-static void udev_properties(const struct sysdev_device *cdev)
+static int udev_properties(struct sysdev_device *dev)
 {
-	struct sysdev_device *dev = (struct sysdev_device *)cdev; /* a cache, not a change */
 	const char *name;
+	int err;
 
 	if (dev->udev_ready)
-		return;
+		return 0;
+	err = device_uevent(dev);
+	if (err == -ENOMEM)
+		return err;
 	dev->udev_ready = true;
-	device_uevent(dev);
 	name = uevent_get(&dev->uevent, "DEVNAME");
-	/* udev's DEVNAME is the node's path; on no memory the bare name stands */
-	if (name && name[0] != '/' && asprintf(&dev->udev_devname, "/dev/%s", name) < 0)
+	/* udev's DEVNAME is the node's path */
+	if (name && name[0] != '/' && asprintf(&dev->udev_devname, "/dev/%s", name) < 0) {
 		dev->udev_devname = NULL;
+		dev->udev_ready = false;
+		return -ENOMEM;
+	}
 	udev_devnum(dev);
+	return 0;
 }
 
-_public_ const char *sysdev_device_get_udev_property(const struct sysdev_device *dev,
-						     const char *key)
+_public_ int sysdev_device_get_udev_property(struct sysdev_device *dev, const char *key,
+					     const char **ret)
 {
-	const char *v;
+	const char *v = NULL;
+	int err;
 
-	if (!dev || !key)
-		return NULL;
-	udev_properties(dev);
+	assert_return(dev, -EINVAL);
+	assert_return(key, -EINVAL);
+	assert_return(ret, -EINVAL);
+	/* an unreadable uevent file leaves the keys udev makes from links and attributes */
+	err = udev_properties(dev);
+	if (err >= 0)
+		err = device_links(dev);
+	if (err < 0)
+		return err;
 	if (strcmp(key, "DEVNAME") == 0 && dev->udev_devname)
-		return dev->udev_devname;
-	v = uevent_get(&dev->uevent, key);
-	if (v)
-		return v;
-	if (strcmp(key, "DEVPATH") == 0)
-		return dev->devpath;
-	if (strcmp(key, "SUBSYSTEM") == 0)
-		return dev->subsystem;
-	if (strcmp(key, "DRIVER") == 0)
-		return dev->driver;
-	if (strcmp(key, "MAJOR") == 0)
-		return dev->udev_major[0] ? dev->udev_major : NULL;
-	if (strcmp(key, "MINOR") == 0)
-		return dev->udev_minor[0] ? dev->udev_minor : NULL;
-	return NULL;
+		v = dev->udev_devname;
+	else
+		v = uevent_get(&dev->uevent, key);
+	if (!v) {
+		if (strcmp(key, "DEVPATH") == 0)
+			v = dev->devpath.s;
+		else if (strcmp(key, "SUBSYSTEM") == 0 && dev->has_subsystem)
+			v = dev->subsystem.s;
+		else if (strcmp(key, "DRIVER") == 0 && dev->has_driver)
+			v = dev->driver.s;
+		else if (strcmp(key, "MAJOR") == 0 && dev->udev_major[0])
+			v = dev->udev_major;
+		else if (strcmp(key, "MINOR") == 0 && dev->udev_minor[0])
+			v = dev->udev_minor;
+	}
+	if (!v)
+		return -ENOENT;
+	*ret = v;
+	return 0;
 }
 
-_public_ const char *sysdev_device_get_devtype(const struct sysdev_device *dev)
+_public_ int sysdev_device_get_action(struct sysdev_device *dev, const char **ret)
 {
-	return sysdev_device_get_property(dev, "DEVTYPE");
+	assert_return(dev, -EINVAL);
+	assert_return(ret, -EINVAL);
+	if (!dev->is_event)
+		return -ENOENT;
+	*ret = dev->action;
+	return 0;
 }
 
-_public_ const char *sysdev_device_get_devname(const struct sysdev_device *dev)
+_public_ int sysdev_device_get_seqnum(struct sysdev_device *dev, uint64_t *ret)
 {
-	return dev && dev->has_dev ? sysdev_device_get_property(dev, "DEVNAME") : NULL;
-}
-
-_public_ bool sysdev_device_get_property_at(const struct sysdev_device *dev, size_t i,
-					    const char **key, const char **value)
-{
-	if (!dev)
-		return false;
-	device_uevent(dev);
-	if (i >= dev->uevent.n)
-		return false;
-	if (key)
-		*key = dev->uevent.keys[i];
-	if (value)
-		*value = dev->uevent.values[i];
-	return true;
+	assert_return(dev, -EINVAL);
+	assert_return(ret, -EINVAL);
+	if (!dev->is_event)
+		return -ENOENT;
+	*ret = dev->seqnum;
+	return 0;
 }
 
 _public_ int sysdev_device_get_link(struct sysdev_device *dev, const char *name, char **ret)
 {
-	char *target, *res;
-	int err;
+	_cleanup_free_ char *target = NULL;
+	char *res;
+	int fd, err;
 
-	if (!dev || !name || !ret || !name_is_single_component(name))
-		return -EINVAL;
+	assert_return(ret, -EINVAL);
 	*ret = NULL;
-	if (device_fd(dev) < 0)
-		return dev->fd;
-	err = readlink_alloc(dev->fd, name, &target);
+	assert_return(dev, -EINVAL);
+	assert_return(name, -EINVAL);
+	assert_return(name_is_single_component(name), -EINVAL);
+	fd = device_fd(dev);
+	if (fd < 0)
+		return fd;
+	err = readlink_alloc(fd, name, &target);
 	if (err < 0)
 		return err == -EINVAL ? -ENOENT : err; /* not a link: no link of that name */
-	res = resolve_link_target(dev->ctx->root, dev->devpath, target);
-	if (res) {
-		free(target);
-		target = res;
-	}
-	*ret = target;
+	res = resolve_link_target(dev->ctx->root, dev->devpath.s, target);
+	*ret = res ? res : TAKE_PTR(target);
 	return 0;
 }
 
-_public_ int sysdev_node_get_device(const struct sysdev_node *node, struct sysdev_device **ret)
+/* A udev message's properties as uevent file text ("KEY=VALUE\n..."), parsed. */
+static int uevent_from_message(struct uevent *u, const struct uevent_message *msg)
 {
-	if (!node || !ret)
-		return -EINVAL;
-	*ret = NULL;
-	if (sysdev_node_get_kind(node) != SYSDEV_KIND_DEVICE)
-		return -ENODEV;
-	return device_new_from_node(node, ret);
+	size_t len = 0;
+
+	for (size_t i = 0; i < msg->n; i++)
+		len += strlen(msg->keys[i]) + strlen(msg->values[i]) + 2;
+	u->cap = len + 1;
+	u->buf = malloc(u->cap);
+	if (!u->buf)
+		return -ENOMEM;
+	len = 0;
+	for (size_t i = 0; i < msg->n; i++) {
+		/* a value holding a newline would start a line of its own: cut there */
+		size_t kl = strlen(msg->keys[i]), vl = strcspn(msg->values[i], "\n");
+
+		memcpy(u->buf + len, msg->keys[i], kl);
+		u->buf[len + kl] = '=';
+		memcpy(u->buf + len + kl + 1, msg->values[i], vl);
+		len += kl + 1 + vl;
+		u->buf[len++] = '\n';
+	}
+	return uevent_parse(u, len);
 }
 
-_public_ int sysdev_device_get_parent(struct sysdev_device *dev, struct sysdev_device **parent)
+static int set_from_property(struct sysdev_device *dev, const char *key, struct sbuf *b,
+			     bool *present)
 {
-	if (!dev || !parent)
-		return -EINVAL;
-	*parent = NULL;
-	device_ancestry(dev);
-	if (!dev->parent_devpath)
-		return -ENOENT;
-	return sysdev_device_new_from_devpath(dev->ctx, dev->parent_devpath, parent);
+	const char *v = uevent_get(&dev->uevent, key);
+
+	*present = false;
+	if (!v || !*v)
+		return 0;
+	*present = true;
+	return sbuf_set(b, v, strlen(v));
+}
+
+int device_new_from_message(struct sysdev *ctx, const struct uevent_message *msg,
+			    struct sysdev_device **ret)
+{
+	_cleanup_(sysdev_device_unrefp) struct sysdev_device *dev = NULL;
+	_cleanup_(sysdev_device_unrefp) struct sysdev_device *cur = NULL;
+	int kind, err;
+
+	err = device_alloc(ctx, msg->devpath, strlen(msg->devpath), &dev);
+	if (err < 0)
+		return err;
+	dev->is_event = true;
+	dev->seqnum = msg->seqnum;
+	dev->action = strdup(msg->action);
+	if (!dev->action)
+		return -ENOMEM;
+	err = uevent_from_message(&dev->uevent, msg);
+	if (err < 0)
+		return err;
+	err = set_from_property(dev, "SUBSYSTEM", &dev->subsystem, &dev->has_subsystem);
+	if (err >= 0)
+		err = set_from_property(dev, "DRIVER", &dev->driver, &dev->has_driver);
+	if (err < 0)
+		return err;
+	/* the kernel sends MAJOR and MINOR exactly for a device with a number */
+	dev->has_dev = dev->uevent.devnum[0] != '\0';
+	/* where the device sits, while it is there */
+	if (strcmp(msg->action, "remove") != 0 && devpath_is_valid(msg->devpath)) {
+		kind = sysdev_classify(ctx, msg->devpath);
+		if (kind == -ENOMEM)
+			return kind;
+		if (kind >= 0) {
+			dev->has_kind = true;
+			dev->kind = (enum sysdev_kind)kind;
+		}
+		if (kind == SYSDEV_KIND_DEVICE) {
+			err = sysdev_device_new_from_devpath(ctx, msg->devpath, &cur);
+			if (err == -ENOMEM)
+				return err;
+		}
+	}
+	if (cur) {
+		struct sysdev_device *parent;
+
+		dev->subsystem_kind = cur->subsystem_kind;
+		dev->has_parent = cur->has_parent;
+		dev->has_class_dir = cur->has_class_dir;
+		if ((cur->has_parent && sbuf_set(&dev->parent_devpath, cur->parent_devpath.s,
+						 strlen(cur->parent_devpath.s)) < 0) ||
+		    (cur->has_class_dir &&
+		     sbuf_set(&dev->class_dir, cur->class_dir.s, strlen(cur->class_dir.s)) < 0))
+			return -ENOMEM;
+		/* the parent now: after a remove it could not be looked up */
+		err = sysdev_device_get_parent(cur, &parent);
+		if (err == -ENOMEM)
+			return err;
+		if (err == 0)
+			dev->parent = sysdev_device_ref(parent);
+	}
+	*ret = TAKE_PTR(dev);
+	return 0;
 }

@@ -29,7 +29,7 @@ struct kvv {
 };
 
 struct sysdev_enumerator {
-	int refcount;
+	unsigned n_ref;
 	struct sysdev *ctx;
 	struct strv subsystems, nomatch_subsystems, sysnames, drivers, devtypes;
 	struct kvv properties, sysattrs;
@@ -40,9 +40,6 @@ struct sysdev_enumerator {
 	bool full_walk;
 	bool no_subsystem;	/* also the devices without a subsystem link */
 	struct name_set linked; /* with unlinked: devpaths that S/bus or S/class link to */
-	/* sysdev_enumerator_foreach(): each device handed over as found, none kept */
-	sysdev_enumerator_fn fn;
-	void *fn_data;
 	/* results */
 	struct sysdev_device **devs;
 	size_t n, cap;
@@ -106,32 +103,8 @@ static void results_free(struct sysdev_enumerator *e)
 	e->scanned = false;
 }
 
-_public_ int sysdev_enumerator_new(struct sysdev *ctx, struct sysdev_enumerator **out)
+static void enumerator_free(struct sysdev_enumerator *e)
 {
-	struct sysdev_enumerator *e;
-
-	if (!ctx || !out)
-		return -EINVAL;
-	e = calloc(1, sizeof(*e));
-	if (!e)
-		return -ENOMEM;
-	e->refcount = 1;
-	e->ctx = sysdev_ref(ctx);
-	*out = e;
-	return 0;
-}
-
-_public_ struct sysdev_enumerator *sysdev_enumerator_ref(struct sysdev_enumerator *e)
-{
-	if (e)
-		e->refcount++;
-	return e;
-}
-
-_public_ struct sysdev_enumerator *sysdev_enumerator_unref(struct sysdev_enumerator *e)
-{
-	if (!e || --e->refcount > 0)
-		return NULL;
 	results_free(e);
 	strv_free(&e->subsystems);
 	strv_free(&e->nomatch_subsystems);
@@ -145,14 +118,29 @@ _public_ struct sysdev_enumerator *sysdev_enumerator_unref(struct sysdev_enumera
 	name_set_free(&e->linked);
 	sysdev_unref(e->ctx);
 	free(e);
-	return NULL;
+}
+
+DEFINE_PUBLIC_TRIVIAL_REF_UNREF_FUNC(struct sysdev_enumerator, sysdev_enumerator, enumerator_free);
+
+_public_ int sysdev_enumerator_new(struct sysdev *ctx, struct sysdev_enumerator **out)
+{
+	struct sysdev_enumerator *e;
+
+	assert_return(out, -EINVAL);
+	*out = NULL;
+	assert_return(ctx, -EINVAL);
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	e->n_ref = 1;
+	e->ctx = sysdev_ref(ctx);
+	*out = e;
+	return 0;
 }
 
 /* Any change of the matches invalidates what a scan found. */
 #define CHANGE(e, expr)                                                                            \
 	do {                                                                                       \
-		if (!(e))                                                                          \
-			return -EINVAL;                                                            \
 		results_free(e);                                                                   \
 		return (expr);                                                                     \
 	} while (0)
@@ -160,53 +148,54 @@ _public_ struct sysdev_enumerator *sysdev_enumerator_unref(struct sysdev_enumera
 _public_ int sysdev_enumerator_add_match_subsystem(struct sysdev_enumerator *e,
 						   const char *subsystem, bool match)
 {
-	if (!subsystem)
-		return -EINVAL;
+	assert_return(e, -EINVAL);
+	assert_return(subsystem, -EINVAL);
 	CHANGE(e, strv_add(match ? &e->subsystems : &e->nomatch_subsystems, subsystem));
 }
 
 _public_ int sysdev_enumerator_add_match_sysname(struct sysdev_enumerator *e, const char *glob)
 {
-	if (!glob)
-		return -EINVAL;
+	assert_return(e, -EINVAL);
+	assert_return(glob, -EINVAL);
 	CHANGE(e, strv_add(&e->sysnames, glob));
 }
 
 _public_ int sysdev_enumerator_add_match_driver(struct sysdev_enumerator *e, const char *glob)
 {
-	if (!glob)
-		return -EINVAL;
+	assert_return(e, -EINVAL);
+	assert_return(glob, -EINVAL);
 	CHANGE(e, strv_add(&e->drivers, glob));
 }
 
 _public_ int sysdev_enumerator_add_match_devtype(struct sysdev_enumerator *e, const char *devtype)
 {
-	if (!devtype)
-		return -EINVAL;
+	assert_return(e, -EINVAL);
+	assert_return(devtype, -EINVAL);
 	CHANGE(e, strv_add(&e->devtypes, devtype));
 }
 
 _public_ int sysdev_enumerator_add_match_property(struct sysdev_enumerator *e, const char *key,
 						  const char *glob)
 {
-	if (!key || !*key)
-		return -EINVAL;
+	assert_return(e, -EINVAL);
+	assert_return(key && *key, -EINVAL);
 	CHANGE(e, kvv_add(&e->properties, key, glob ? glob : "*"));
 }
 
 _public_ int sysdev_enumerator_add_match_sysattr(struct sysdev_enumerator *e, const char *name,
 						 const char *glob)
 {
-	if (!name || !*name)
-		return -EINVAL;
+	assert_return(e, -EINVAL);
+	assert_return(name && *name, -EINVAL);
 	CHANGE(e, kvv_add(&e->sysattrs, name, glob));
 }
 
 _public_ int sysdev_enumerator_add_match_value(struct sysdev_enumerator *e, const char *key,
 					       const char *glob)
 {
-	if (!key || !*key || !glob)
-		return -EINVAL;
+	assert_return(e, -EINVAL);
+	assert_return(key && *key, -EINVAL);
+	assert_return(glob, -EINVAL);
 	CHANGE(e, kvv_add(&e->values, key, glob));
 }
 
@@ -214,48 +203,43 @@ _public_ int sysdev_enumerator_add_match_parent(struct sysdev_enumerator *e, con
 {
 	char *p;
 
-	if (!devpath || !devpath_is_valid(devpath))
-		return -EINVAL;
+	assert_return(e, -EINVAL);
+	assert_return(devpath && devpath_is_valid(devpath), -EINVAL);
 	p = strdup(devpath);
 	if (!p)
 		return -ENOMEM;
-	if (e) {
-		free(e->parent);
-		e->parent = p;
-	} else {
-		free(p);
-	}
+	free(e->parent);
+	e->parent = p;
 	CHANGE(e, 0);
 }
 
 _public_ int sysdev_enumerator_add_match_placement(struct sysdev_enumerator *e,
 						   enum sysdev_placement placement)
 {
-	if ((unsigned)placement > SYSDEV_PLACEMENT_SYSTEM)
-		return -EINVAL;
-	if (e)
-		e->placements |= 1u << placement;
+	assert_return(e, -EINVAL);
+	assert_return((unsigned)placement <= SYSDEV_PLACEMENT_SYSTEM, -EINVAL);
+	e->placements |= 1u << placement;
 	CHANGE(e, 0);
 }
 
 _public_ int sysdev_enumerator_add_match_unlinked(struct sysdev_enumerator *e)
 {
-	if (e)
-		e->unlinked = true;
+	assert_return(e, -EINVAL);
+	e->unlinked = true;
 	CHANGE(e, 0);
 }
 
 _public_ int sysdev_enumerator_allow_no_subsystem(struct sysdev_enumerator *e, bool allow)
 {
-	if (e)
-		e->no_subsystem = allow;
+	assert_return(e, -EINVAL);
+	e->no_subsystem = allow;
 	CHANGE(e, 0);
 }
 
 _public_ int sysdev_enumerator_set_full_walk(struct sysdev_enumerator *e, bool full_walk)
 {
-	if (e)
-		e->full_walk = full_walk;
+	assert_return(e, -EINVAL);
+	e->full_walk = full_walk;
 	CHANGE(e, 0);
 }
 
@@ -291,10 +275,27 @@ static bool in_subtree(const char *top, const char *devpath)
 	return strncmp(devpath, top, n) == 0 && (devpath[n] == '/' || devpath[n] == '\0');
 }
 
+/* A string field of @dev, NULL where it has none (or it could not be read). */
+static const char *str_of(struct sysdev_device *dev,
+			  int (*get)(struct sysdev_device *dev, const char **ret))
+{
+	const char *v = NULL;
+
+	return get(dev, &v) >= 0 ? v : NULL;
+}
+
+static const char *udev_property_of(struct sysdev_device *dev, const char *key)
+{
+	const char *v = NULL;
+
+	return sysdev_device_get_udev_property(dev, key, &v) >= 0 ? v : NULL;
+}
+
 /* The matches that need the device object (its properties, attributes). */
 static int device_matches(struct sysdev_enumerator *e, struct sysdev_device *dev)
 {
-	const char *sub = sysdev_device_get_subsystem(dev);
+	const char *sub = str_of(dev, sysdev_device_get_subsystem);
+	enum sysdev_placement placement;
 
 	/* libudev finds devices through S/bus and S/class: a device without a
 	 * subsystem link is in neither */
@@ -305,24 +306,24 @@ static int device_matches(struct sysdev_enumerator *e, struct sysdev_device *dev
 	for (size_t i = 0; sub && i < e->nomatch_subsystems.n; i++)
 		if (strcmp(e->nomatch_subsystems.v[i], sub) == 0)
 			return 0;
-	if (!glob_any(&e->sysnames, sysdev_device_get_name(dev)) ||
-	    !glob_any(&e->drivers, sysdev_device_get_driver(dev)))
+	if (!glob_any(&e->sysnames, dev->name) ||
+	    !glob_any(&e->drivers, str_of(dev, sysdev_device_get_driver)))
 		return 0;
 	/* only when asked: the devtype may need the uevent file read */
-	if (e->devtypes.n && !str_any(&e->devtypes, sysdev_device_get_devtype(dev)))
+	if (e->devtypes.n && !str_any(&e->devtypes, str_of(dev, sysdev_device_get_devtype)))
 		return 0;
-	if (e->parent && !in_subtree(e->parent, sysdev_device_get_devpath(dev)))
+	if (e->parent && !in_subtree(e->parent, dev->devpath.s))
 		return 0;
-	if (e->placements && !(e->placements & (1u << sysdev_device_get_placement(dev))))
+	if (e->placements && (sysdev_device_get_placement(dev, &placement) < 0 ||
+			      !(e->placements & (1u << placement))))
 		return 0;
-	if (e->unlinked && name_set_has(&e->linked, sysdev_device_get_devpath(dev)))
+	if (e->unlinked && name_set_has(&e->linked, dev->devpath.s))
 		return 0;
 	if (e->properties.n) {
 		bool any = false;
 
 		for (size_t i = 0; i < e->properties.n && !any; i++) {
-			const char *v =
-			    sysdev_device_get_udev_property(dev, e->properties.v[i].key);
+			const char *v = udev_property_of(dev, e->properties.v[i].key);
 
 			any = v && fnmatch(e->properties.v[i].glob, v, 0) == 0;
 		}
@@ -340,7 +341,7 @@ static int device_matches(struct sysdev_enumerator *e, struct sysdev_device *dev
 			return 0;
 	}
 	for (size_t i = 0; i < e->values.n; i++) {
-		const char *v = sysdev_device_get_udev_property(dev, e->values.v[i].key);
+		const char *v = udev_property_of(dev, e->values.v[i].key);
 		char buf[4097];
 
 		if (!v) {
@@ -363,45 +364,28 @@ static int result_add(struct sysdev_enumerator *e, struct sysdev_device *dev)
 	return 0;
 }
 
-static int on_node(const struct sysdev_node *node, void *data)
+static int on_node(struct sysdev_node *node, void *data)
 {
 	struct sysdev_enumerator *e = data;
 	struct sysdev_device *dev;
 	int r;
 
-	if (sysdev_node_get_kind(node) != SYSDEV_KIND_DEVICE)
+	if (sysdev_node_get_device(node, &dev) < 0)
 		return 0;
-	/* the cheap matches first, on what the walk read anyway */
-	if (!e->no_subsystem && !sysdev_node_get_subsystem(node))
-		return 0;
-	if (e->subsystems.n && !str_any(&e->subsystems, sysdev_node_get_subsystem(node)))
-		return 0;
-	if (!glob_any(&e->sysnames, sysdev_node_get_name(node)) ||
-	    !glob_any(&e->drivers, sysdev_node_get_driver(node)))
-		return 0;
-	r = device_new_from_node(node, &dev);
-	if (r < 0)
-		return r;
 	r = device_matches(e, dev);
-	if (r <= 0) {
-		sysdev_device_unref(dev);
+	if (r <= 0)
 		return r;
-	}
-	if (e->fn) {
-		r = e->fn(dev, e->fn_data);
-		sysdev_device_unref(dev);
-		return r < 0 ? r : 0;
-	}
+	/* kept: the walk makes itself another device for its next node */
 	r = result_add(e, dev);
-	if (r < 0)
-		sysdev_device_unref(dev);
+	if (r >= 0)
+		sysdev_device_ref(dev);
 	return r;
 }
 
 static int cmp_dev_walk_order(const void *a, const void *b)
 {
-	return path_cmp_walk_order(sysdev_device_get_devpath(*(struct sysdev_device *const *)a),
-				   sysdev_device_get_devpath(*(struct sysdev_device *const *)b));
+	return path_cmp_walk_order((*(struct sysdev_device *const *)a)->devpath.s,
+				   (*(struct sysdev_device *const *)b)->devpath.s);
 }
 
 /* Add each device that the links of index directory @dir (relative to the root) name. */
@@ -519,8 +503,7 @@ _public_ int sysdev_enumerator_scan(struct sysdev_enumerator *e)
 	unsigned flags = SYSDEV_WALK_ERRORS;
 	int r;
 
-	if (!e)
-		return -EINVAL;
+	assert_return(e, -EINVAL);
 	results_free(e);
 	if (e->unlinked) {
 		r = load_linked(e);
@@ -558,8 +541,7 @@ _public_ int sysdev_enumerator_scan(struct sysdev_enumerator *e)
 			qsort(e->devs, e->n, sizeof(*e->devs), cmp_dev_walk_order);
 			/* a device in two indexes (a name both bus and class) is listed once */
 			for (size_t i = 1; i < e->n; i++) {
-				if (strcmp(sysdev_device_get_devpath(e->devs[i]),
-					   sysdev_device_get_devpath(e->devs[o - 1])) == 0)
+				if (strcmp(e->devs[i]->devpath.s, e->devs[o - 1]->devpath.s) == 0)
 					sysdev_device_unref(e->devs[i]);
 				else
 					e->devs[o++] = e->devs[i];
@@ -569,7 +551,15 @@ _public_ int sysdev_enumerator_scan(struct sysdev_enumerator *e)
 	} else {
 		if (e->properties.n || e->devtypes.n || e->values.n)
 			flags |= SYSDEV_WALK_UEVENT;
-		r = sysdev_walk(e->ctx, e->parent, flags, -1, on_node, NULL, e, NULL);
+		_cleanup_(sysdev_walker_unrefp) struct sysdev_walker *w = NULL;
+
+		r = sysdev_walker_new(e->ctx, e->parent, &w);
+		if (r >= 0)
+			r = sysdev_walker_set_flags(w, flags);
+		if (r >= 0)
+			r = sysdev_walker_set_callbacks(w, on_node, NULL, e);
+		if (r >= 0)
+			r = sysdev_walker_run(w);
 		if (r < 0) {
 			results_free(e);
 			return r == -ENOENT && e->parent ? 0 : r;
@@ -579,39 +569,20 @@ _public_ int sysdev_enumerator_scan(struct sysdev_enumerator *e)
 	return 0;
 }
 
-_public_ int sysdev_enumerator_foreach(struct sysdev_enumerator *e, sysdev_enumerator_fn fn,
-				       void *userdata)
-{
-	int r;
-
-	if (!e || !fn)
-		return -EINVAL;
-	if (e->subsystems.n && !e->full_walk) {
-		/* an index is sorted before it is handed out: it is kept, then dropped */
-		r = sysdev_enumerator_scan(e);
-		for (size_t i = 0; r >= 0 && i < e->n; i++)
-			r = fn(e->devs[i], userdata);
-		results_free(e);
-		return r < 0 ? r : 0;
-	}
-	e->fn = fn;
-	e->fn_data = userdata;
-	r = sysdev_enumerator_scan(e);
-	e->fn = NULL;
-	e->fn_data = NULL;
-	results_free(e);
-	return r;
-}
-
 _public_ size_t sysdev_enumerator_get_count(const struct sysdev_enumerator *e)
 {
-	return e ? e->n : 0;
+	assert_return(e, 0);
+	return e->n;
 }
 
-_public_ struct sysdev_device *sysdev_enumerator_get_device_at(const struct sysdev_enumerator *e,
-							       size_t i)
+_public_ int sysdev_enumerator_get_device_at(struct sysdev_enumerator *e, size_t i,
+					     struct sysdev_device **ret)
 {
-	if (!e || i >= e->n)
-		return NULL;
-	return e->devs[i];
+	assert_return(ret, -EINVAL);
+	*ret = NULL;
+	assert_return(e, -EINVAL);
+	if (i >= e->n)
+		return -ENOENT;
+	*ret = e->devs[i];
+	return 0;
 }

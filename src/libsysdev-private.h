@@ -3,7 +3,10 @@
 #define LIBSYSDEV_PRIVATE_H
 
 #include <stdbool.h>
+#include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include "libsysdev.h"
@@ -11,10 +14,38 @@
 #include "dir-list.h"
 #include "fd-util.h"
 #include "in-root.h"
+#include "macro.h"
 #include "path-util.h"
 
 #define _public_ __attribute__((visibility("default")))
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* NAME_ref() and NAME_unref() of a public refcounted type (macro.h) */
+#define DEFINE_PUBLIC_TRIVIAL_REF_UNREF_FUNC(type, name, free_func)                                \
+	DEFINE_REF_UNREF_FUNC(_public_, type, name, free_func)
+
+/* _cleanup_(NAME_unrefp) for the public types */
+DEFINE_UNREF_CLEANUP_FUNC(struct sysdev, sysdev_unref)
+DEFINE_UNREF_CLEANUP_FUNC(struct sysdev_device, sysdev_device_unref)
+DEFINE_UNREF_CLEANUP_FUNC(struct sysdev_walker, sysdev_walker_unref)
+DEFINE_UNREF_CLEANUP_FUNC(struct sysdev_enumerator, sysdev_enumerator_unref)
+DEFINE_UNREF_CLEANUP_FUNC(struct sysdev_monitor, sysdev_monitor_unref)
+DEFINE_UNREF_CLEANUP_FUNC(struct sysdev_stats, sysdev_stats_unref)
+
+/* A string in a buffer kept for reuse. */
+struct sbuf {
+	char *s;
+	size_t cap;
+};
+
+/* Copy @len bytes of @s into @b, NUL-terminated: 0 or -ENOMEM (then @b is as it was). */
+static inline int sbuf_set(struct sbuf *b, const char *s, size_t len)
+{
+	if (GROW(b->s, b->cap, len + 1) < 0)
+		return -ENOMEM;
+	memmove(b->s, s, len);
+	b->s[len] = '\0';
+	return 0;
+}
 
 /* Attributes are at most a page; uevent too.  Bound generously, never more. */
 #define SYSDEV_ATTR_MAX (64 * 1024)
@@ -25,7 +56,7 @@ struct name_set {
 };
 
 struct sysdev {
-	int refcount;
+	unsigned n_ref;
 	int root_fd;
 	char *root; /* as given, trailing slashes removed ("/" stays "/") */
 	bool live;  /* the root is the running system's /sys */
@@ -89,15 +120,25 @@ int attribute_dir_at(int dirfd, const char *name, const char **base);
 ssize_t attribute_read_at(int dirfd, const char *name, char *buf, size_t size);
 
 /* power.c: parse the power/ group of the device directory @dirfd */
-int power_read_at(int dirfd, struct sysdev_power *p);
+int power_read_at(int dirfd, struct sysdev_power **ret);
 int latency_tolerance_read_at(int dirfd, int32_t *us);
 /* The same; with -EBADMSG, @text receives what the file holds (cut to @size). */
 int latency_tolerance_read_text_at(int dirfd, int32_t *us, char *text, size_t size);
 
-/* walk.c: what a node read, for objects made from it (NULL: uevent not read) */
-const struct uevent *node_uevent(const struct sysdev_node *node);
-struct sysdev *node_context(const struct sysdev_node *node);
-bool node_has_dev(const struct sysdev_node *node);
+/* capture.c: the counters of a capture or an archive pack (reset by capture_stats_reset()) */
+struct sysdev_capture_stats {
+	unsigned long files;
+	unsigned long dirs;
+	unsigned long links;
+	unsigned long skipped;
+	unsigned long truncated;
+	unsigned long write_only;
+	unsigned long emptied;
+	unsigned long long bytes;
+	unsigned long unreadable;
+	unsigned n_ref;
+};
+void capture_stats_reset(struct sysdev_capture_stats *stats);
 
 /* Placement of a devpath below /devices. */
 enum sysdev_placement placement_of(const char *devpath);

@@ -23,7 +23,7 @@ struct filter {
 };
 
 struct sysdev_monitor {
-	int refcount;
+	unsigned n_ref;
 	struct sysdev *ctx;
 	int fd;
 	/* the udev source: libudev's monitor of udevd's processed events */
@@ -35,89 +35,12 @@ struct sysdev_monitor {
 	char buf[UEVENT_MESSAGE_MAX + 1];
 };
 
-struct sysdev_event {
-	struct uevent_message msg;
-	int kind; /* enum sysdev_kind, or -1: not known (gone, or outside /devices) */
-	char *parent, *class_dir;
-};
-
-_public_ int sysdev_monitor_new(struct sysdev *ctx, struct sysdev_monitor **out)
+static void monitor_free(struct sysdev_monitor *m)
 {
-	struct sockaddr_nl sa = {.nl_family = AF_NETLINK, .nl_groups = 1 /* the kernel's */};
-	struct sysdev_monitor *m;
-	int on = 1;
-
-	if (!ctx || !out)
-		return -EINVAL;
-	*out = NULL;
-	m = calloc(1, sizeof(*m));
-	if (!m)
-		return -ENOMEM;
-	m->refcount = 1;
-	m->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_KOBJECT_UEVENT);
-	if (m->fd < 0) {
-		int err = -errno;
-
-		free(m);
-		return err;
-	}
-	/* the sender's credentials come with each message: only the kernel's are taken */
-	if (setsockopt(m->fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof(on)) < 0 ||
-	    bind(m->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		int err = -errno;
-
-		close(m->fd);
-		free(m);
-		return err;
-	}
-	m->ctx = sysdev_ref(ctx);
-	*out = m;
-	return 0;
-}
-
-_public_ int sysdev_monitor_new_udev(struct sysdev *ctx, struct sysdev_monitor **out)
-{
-	struct sysdev_monitor *m;
-
-	if (!ctx || !out)
-		return -EINVAL;
-	*out = NULL;
-	m = calloc(1, sizeof(*m));
-	if (!m)
-		return -ENOMEM;
-	m->refcount = 1;
-	m->fd = -1;
-	m->udev = udev_new();
-	m->umon = m->udev ? udev_monitor_new_from_netlink(m->udev, "udev") : NULL;
-	if (!m->umon || udev_monitor_enable_receiving(m->umon) < 0) {
-		int err = errno ? -errno : -ENOMEM;
-
-		udev_monitor_unref(m->umon);
-		udev_unref(m->udev);
-		free(m);
-		return err;
-	}
-	m->fd = udev_monitor_get_fd(m->umon);
-	m->ctx = sysdev_ref(ctx);
-	*out = m;
-	return 0;
-}
-
-_public_ struct sysdev_monitor *sysdev_monitor_ref(struct sysdev_monitor *m)
-{
-	if (m)
-		m->refcount++;
-	return m;
-}
-
-_public_ struct sysdev_monitor *sysdev_monitor_unref(struct sysdev_monitor *m)
-{
-	if (!m || --m->refcount > 0)
-		return NULL;
 	if (m->umon) {
 		udev_monitor_unref(m->umon); /* closes its descriptor */
 		udev_unref(m->udev);
-	} else {
+	} else if (m->fd >= 0) {
 		close(m->fd);
 	}
 	for (size_t i = 0; i < m->nfilters; i++) {
@@ -127,17 +50,73 @@ _public_ struct sysdev_monitor *sysdev_monitor_unref(struct sysdev_monitor *m)
 	free(m->filters);
 	sysdev_unref(m->ctx);
 	free(m);
-	return NULL;
+}
+
+DEFINE_PUBLIC_TRIVIAL_REF_UNREF_FUNC(struct sysdev_monitor, sysdev_monitor, monitor_free);
+
+_public_ int sysdev_monitor_new(struct sysdev *ctx, struct sysdev_monitor **out)
+{
+	struct sockaddr_nl sa = {.nl_family = AF_NETLINK, .nl_groups = 1 /* the kernel's */};
+	_cleanup_(sysdev_monitor_unrefp) struct sysdev_monitor *m = NULL;
+	int on = 1;
+
+	assert_return(out, -EINVAL);
+	*out = NULL;
+	assert_return(ctx, -EINVAL);
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	m->n_ref = 1;
+	m->ctx = sysdev_ref(ctx);
+	m->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_KOBJECT_UEVENT);
+	if (m->fd < 0)
+		return -errno;
+	/* the sender's credentials come with each message: only the kernel's are taken */
+	if (setsockopt(m->fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof(on)) < 0 ||
+	    bind(m->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		return -errno;
+	*out = TAKE_PTR(m);
+	return 0;
+}
+
+_public_ int sysdev_monitor_new_udev(struct sysdev *ctx, struct sysdev_monitor **out)
+{
+	_cleanup_(sysdev_monitor_unrefp) struct sysdev_monitor *m = NULL;
+
+	assert_return(out, -EINVAL);
+	*out = NULL;
+	assert_return(ctx, -EINVAL);
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	m->n_ref = 1;
+	m->fd = -1;
+	m->ctx = sysdev_ref(ctx);
+	errno = 0;
+	m->udev = udev_new();
+	m->umon = m->udev ? udev_monitor_new_from_netlink(m->udev, "udev") : NULL;
+	if (!m->umon || udev_monitor_enable_receiving(m->umon) < 0) {
+		int err = errno ? -errno : -ENOMEM;
+
+		if (!m->umon)
+			m->udev = udev_unref(m->udev);
+		return err;
+	}
+	m->fd = udev_monitor_get_fd(m->umon);
+	*out = TAKE_PTR(m);
+	return 0;
 }
 
 _public_ int sysdev_monitor_get_fd(const struct sysdev_monitor *m)
 {
-	return m ? m->fd : -EINVAL;
+	assert_return(m, -EINVAL);
+	return m->fd;
 }
 
 _public_ unsigned long sysdev_monitor_get_dropped(const struct sysdev_monitor *m)
 {
-	return m ? m->dropped : 0;
+	assert_return(m, 0);
+	return m->dropped;
 }
 
 _public_ int sysdev_monitor_add_match_subsystem_devtype(struct sysdev_monitor *m,
@@ -145,8 +124,8 @@ _public_ int sysdev_monitor_add_match_subsystem_devtype(struct sysdev_monitor *m
 {
 	struct filter *n;
 
-	if (!m || !subsystem)
-		return -EINVAL;
+	assert_return(m, -EINVAL);
+	assert_return(subsystem, -EINVAL);
 	if (GROW_MIN(m->filters, m->filters_cap, m->nfilters + 1, 4) < 0)
 		return -ENOMEM;
 	/* udevd's messages carry hashes a socket filter tests: filtered in the kernel */
@@ -185,62 +164,44 @@ static bool passes(const struct sysdev_monitor *m, const struct uevent_message *
 	return false;
 }
 
-/* Where the device sits, while it is there. */
-static void classify_event(struct sysdev *ctx, struct sysdev_event *ev)
-{
-	struct sysdev_device *dev;
-	const char *p = ev->msg.devpath;
-
-	ev->kind = -1;
-	if (strcmp(ev->msg.action, "remove") == 0 || !devpath_is_valid(p))
-		return;
-	ev->kind = sysdev_classify(ctx, p);
-	if (ev->kind < 0) {
-		ev->kind = -1; /* gone already, or never a directory */
-		return;
-	}
-	if (ev->kind == SYSDEV_KIND_DEVICE && sysdev_device_new_from_devpath(ctx, p, &dev) == 0) {
-		ev->parent = strdup_or_null(sysdev_device_get_parent_devpath(dev));
-		ev->class_dir = strdup_or_null(sysdev_device_get_class_dir(dev));
-		sysdev_device_unref(dev);
-	}
-}
-
 /*
- * A new event from one message: 0, -ENOMEM, or -EBADMSG for a message that
- * is cut short or malformed (dropped, and counted).
+ * An event from one message: 0, -ENOMEM, or -EBADMSG for a message that is
+ * cut short or malformed (dropped, and counted).  With @filter, a message the
+ * filters do not pass is -EAGAIN.
  */
-static int event_parse(struct sysdev_monitor *m, const char *buf, size_t len,
-		       struct sysdev_event **ret)
+static int event_parse(struct sysdev_monitor *m, const char *buf, size_t len, bool filter,
+		       struct sysdev_device **ret)
 {
-	struct sysdev_event *ev = calloc(1, sizeof(*ev));
+	struct uevent_message msg = {0};
 	int err;
 
 	*ret = NULL;
-	if (!ev)
-		return -ENOMEM;
-	err = uevent_message_parse(&ev->msg, buf, len);
+	err = uevent_message_parse(&msg, buf, len);
 	if (err < 0) {
-		free(ev);
+		uevent_message_free(&msg);
 		if (err == -ENOMEM)
 			return err;
 		m->dropped++;
 		return -EBADMSG;
 	}
-	*ret = ev;
-	return 0;
+	if (filter && !passes(m, &msg))
+		err = -EAGAIN;
+	else
+		err = device_new_from_message(m->ctx, &msg, ret);
+	uevent_message_free(&msg);
+	return err;
 }
 
 /*
  * A udevd event as the kernel would have written it ("ACTION@DEVPATH", then
  * the properties), so that one parser with one set of checks reads both.
  */
-static int receive_udev(struct sysdev_monitor *m, struct sysdev_event **out)
+static int receive_udev(struct sysdev_monitor *m, struct sysdev_device **out)
 {
 	for (;;) {
 		struct udev_device *d;
 		struct udev_list_entry *l;
-		struct sysdev_event *ev;
+		struct sysdev_device *ev;
 		char *buf = NULL;
 		size_t len = 0;
 		FILE *f;
@@ -269,23 +230,22 @@ static int receive_udev(struct sysdev_monitor *m, struct sysdev_event **out)
 			free(buf);
 			return -ENOMEM;
 		}
-		err = event_parse(m, buf, len, &ev);
+		err = event_parse(m, buf, len, false, &ev);
 		free(buf);
 		if (err == -ENOMEM)
 			return err;
 		if (err < 0)
 			continue;
-		classify_event(m->ctx, ev);
 		*out = ev;
 		return 0;
 	}
 }
 
-_public_ int sysdev_monitor_receive(struct sysdev_monitor *m, struct sysdev_event **out)
+_public_ int sysdev_monitor_receive(struct sysdev_monitor *m, struct sysdev_device **out)
 {
-	if (!m || !out)
-		return -EINVAL;
+	assert_return(out, -EINVAL);
 	*out = NULL;
+	assert_return(m, -EINVAL);
 	if (m->umon)
 		return receive_udev(m, out);
 	for (;;) {
@@ -300,7 +260,7 @@ _public_ int sysdev_monitor_receive(struct sysdev_monitor *m, struct sysdev_even
 				    .msg_controllen = sizeof(control)};
 		struct cmsghdr *c;
 		struct ucred *cred = NULL;
-		struct sysdev_event *ev;
+		struct sysdev_device *ev;
 		ssize_t n;
 		int err;
 
@@ -320,87 +280,12 @@ _public_ int sysdev_monitor_receive(struct sysdev_monitor *m, struct sysdev_even
 			m->dropped++;
 			continue;
 		}
-		err = event_parse(m, m->buf, (size_t)n, &ev);
+		err = event_parse(m, m->buf, (size_t)n, true, &ev);
 		if (err == -ENOMEM)
 			return err;
 		if (err < 0)
 			continue;
-		if (!passes(m, &ev->msg)) {
-			sysdev_event_unref(ev);
-			continue;
-		}
-		classify_event(m->ctx, ev);
 		*out = ev;
 		return 0;
 	}
-}
-
-_public_ struct sysdev_event *sysdev_event_unref(struct sysdev_event *ev)
-{
-	if (!ev)
-		return NULL;
-	uevent_message_free(&ev->msg);
-	free(ev->parent);
-	free(ev->class_dir);
-	free(ev);
-	return NULL;
-}
-
-_public_ const char *sysdev_event_get_action(const struct sysdev_event *ev)
-{
-	return ev ? ev->msg.action : NULL;
-}
-
-_public_ const char *sysdev_event_get_devpath(const struct sysdev_event *ev)
-{
-	return ev ? ev->msg.devpath : NULL;
-}
-
-_public_ const char *sysdev_event_get_subsystem(const struct sysdev_event *ev)
-{
-	return ev ? ev->msg.subsystem : NULL;
-}
-
-_public_ unsigned long long sysdev_event_get_seqnum(const struct sysdev_event *ev)
-{
-	return ev ? ev->msg.seqnum : 0;
-}
-
-_public_ const char *sysdev_event_get_property(const struct sysdev_event *ev, const char *key)
-{
-	return ev && key ? uevent_message_get(&ev->msg, key) : NULL;
-}
-
-_public_ bool sysdev_event_get_property_at(const struct sysdev_event *ev, size_t i,
-					   const char **key, const char **value)
-{
-	if (!ev || i >= ev->msg.n)
-		return false;
-	if (key)
-		*key = ev->msg.keys[i];
-	if (value)
-		*value = ev->msg.values[i];
-	return true;
-}
-
-_public_ int sysdev_event_get_kind(const struct sysdev_event *ev)
-{
-	return ev ? ev->kind : -EINVAL;
-}
-
-_public_ const char *sysdev_event_get_parent(const struct sysdev_event *ev)
-{
-	return ev ? ev->parent : NULL;
-}
-
-_public_ const char *sysdev_event_get_class_dir(const struct sysdev_event *ev)
-{
-	return ev ? ev->class_dir : NULL;
-}
-
-_public_ int sysdev_event_get_placement(const struct sysdev_event *ev)
-{
-	if (!ev)
-		return -EINVAL;
-	return devpath_is_valid(ev->msg.devpath) ? (int)placement_of(ev->msg.devpath) : -ENODEV;
 }

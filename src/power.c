@@ -17,8 +17,7 @@ _public_ int sysdev_parse_latency_tolerance(const char *text, int32_t *us)
 	size_t len;
 	int64_t v = 0;
 
-	if (!text)
-		return -EINVAL;
+	assert_return(text, -EINVAL);
 	len = strlen(text);
 	if (len > 0 && text[len - 1] == '\n')
 		len--;
@@ -47,24 +46,46 @@ _public_ int sysdev_parse_latency_tolerance(const char *text, int32_t *us)
 	return SYSDEV_LT_VALUE;
 }
 
+struct sysdev_power {
+	unsigned n_ref;
+	char runtime_status[32]; /* "" when absent */
+	char control[16];
+	char wakeup[16];
+	int64_t resume_latency_us; /* -1 absent, -2 "n/a" (no constraint), else us */
+	int no_power_off;	   /* -1 absent, else 0/1 */
+	int lt;			   /* the kind (> 0) or the negative errno of the read */
+	int32_t lt_us;
+	char lt_text[24]; /* with -EBADMSG: what the file holds (cut) */
+};
+
+static void power_free(struct sysdev_power *p)
+{
+	free(p);
+}
+
+DEFINE_PUBLIC_TRIVIAL_REF_UNREF_FUNC(struct sysdev_power, sysdev_power, power_free);
+
 static void read_str(int pfd, const char *name, char *out, size_t size)
 {
 	if (attribute_read_at(pfd, name, out, size) < 0)
 		out[0] = '\0';
 }
 
-int power_read_at(int dirfd, struct sysdev_power *p)
+int power_read_at(int dirfd, struct sysdev_power **ret)
 {
+	_cleanup_close_ int pfd = -1;
+	struct sysdev_power *p;
 	char buf[64];
-	int32_t us;
-	int r, pfd;
 
-	memset(p, 0, sizeof(*p));
-	p->resume_latency_us = -1;
-	p->no_power_off = -1;
 	pfd = openat(dirfd, "power", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (pfd < 0)
 		return errno == ENOTDIR || errno == ELOOP ? -ENOENT : -errno;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	p->n_ref = 1;
+	p->resume_latency_us = -1;
+	p->no_power_off = -1;
 	read_str(pfd, "runtime_status", p->runtime_status, sizeof(p->runtime_status));
 	read_str(pfd, "control", p->control, sizeof(p->control));
 	read_str(pfd, "wakeup", p->wakeup, sizeof(p->wakeup));
@@ -84,16 +105,77 @@ int power_read_at(int dirfd, struct sysdev_power *p)
 	if (attribute_read_at(pfd, "pm_qos_no_power_off", buf, sizeof(buf)) > 0 &&
 	    (strcmp(buf, "0") == 0 || strcmp(buf, "1") == 0))
 		p->no_power_off = buf[0] == '1';
-	r = latency_tolerance_read_text_at(dirfd, &us, p->lt_text, sizeof(p->lt_text));
-	if (r > 0) {
-		p->lt_kind = (enum sysdev_latency_tolerance_kind)r;
-		p->lt_us = us;
-	} else if (r != -EOPNOTSUPP) {
-		/* there, but not a value: say so rather than leave it out */
-		p->lt_kind = SYSDEV_LT_INVALID;
-		p->lt_error = r;
-	}
-	close(pfd);
+	p->lt = latency_tolerance_read_text_at(dirfd, &p->lt_us, p->lt_text, sizeof(p->lt_text));
+	*ret = p;
+	return 0;
+}
+
+static int power_string(const char *s, const char **ret)
+{
+	if (!s[0])
+		return -ENOENT;
+	*ret = s;
+	return 0;
+}
+
+_public_ int sysdev_power_get_runtime_status(struct sysdev_power *p, const char **ret)
+{
+	assert_return(p, -EINVAL);
+	assert_return(ret, -EINVAL);
+	return power_string(p->runtime_status, ret);
+}
+
+_public_ int sysdev_power_get_control(struct sysdev_power *p, const char **ret)
+{
+	assert_return(p, -EINVAL);
+	assert_return(ret, -EINVAL);
+	return power_string(p->control, ret);
+}
+
+_public_ int sysdev_power_get_wakeup(struct sysdev_power *p, const char **ret)
+{
+	assert_return(p, -EINVAL);
+	assert_return(ret, -EINVAL);
+	return power_string(p->wakeup, ret);
+}
+
+_public_ int sysdev_power_get_resume_latency_us(struct sysdev_power *p, int64_t *ret)
+{
+	assert_return(p, -EINVAL);
+	assert_return(ret, -EINVAL);
+	if (p->resume_latency_us == -2)
+		return -ERANGE;
+	if (p->resume_latency_us < 0)
+		return -ENOENT;
+	*ret = p->resume_latency_us;
+	return 0;
+}
+
+_public_ int sysdev_power_get_no_power_off(struct sysdev_power *p, bool *ret)
+{
+	assert_return(p, -EINVAL);
+	assert_return(ret, -EINVAL);
+	if (p->no_power_off < 0)
+		return -ENOENT;
+	*ret = p->no_power_off;
+	return 0;
+}
+
+_public_ int sysdev_power_get_latency_tolerance(struct sysdev_power *p, int32_t *ret_us)
+{
+	assert_return(p, -EINVAL);
+	if (p->lt > 0 && ret_us)
+		*ret_us = p->lt_us;
+	return p->lt;
+}
+
+_public_ int sysdev_power_get_latency_tolerance_text(struct sysdev_power *p, const char **ret)
+{
+	assert_return(p, -EINVAL);
+	assert_return(ret, -EINVAL);
+	if (p->lt != -EBADMSG)
+		return -ENOENT;
+	*ret = p->lt_text;
 	return 0;
 }
 
@@ -106,10 +188,8 @@ int latency_tolerance_read_text_at(int dirfd, int32_t *us, char *text, size_t si
 	if (text && size)
 		text[0] = '\0';
 	len = attribute_read_at(dirfd, "power/" LT_ATTR, buf, sizeof(buf));
-	if (len == -ENOENT || len == -ENOTDIR)
-		return -EOPNOTSUPP;
-	if (len == -EINVAL)
-		return -EBADFD; /* a directory, FIFO or device node where the file should be */
+	if (len == -ENOTDIR)
+		return -ENOENT;
 	if (len < 0)
 		return (int)len;
 	/* What the kernel shows: auto, any or a number; anything else is not ours to guess. */
@@ -126,29 +206,28 @@ int latency_tolerance_read_at(int dirfd, int32_t *us)
 	return latency_tolerance_read_text_at(dirfd, us, NULL, 0);
 }
 
-_public_ int sysdev_device_get_power(struct sysdev_device *dev, struct sysdev_power *p)
+_public_ int sysdev_device_get_power(struct sysdev_device *dev, struct sysdev_power **ret)
 {
-	if (!dev || !p)
-		return -EINVAL;
-	if (device_fd(dev) < 0)
-		return dev->fd;
-	return power_read_at(dev->fd, p);
+	int fd;
+
+	assert_return(ret, -EINVAL);
+	*ret = NULL;
+	assert_return(dev, -EINVAL);
+	fd = device_fd(dev);
+	if (fd < 0)
+		return fd;
+	return power_read_at(fd, ret);
 }
 
-_public_ int sysdev_node_get_power(const struct sysdev_node *node, struct sysdev_power *p)
+_public_ int sysdev_device_get_latency_tolerance(struct sysdev_device *dev, int32_t *ret_us)
 {
-	if (!node || !p || sysdev_node_get_dirfd(node) < 0)
-		return -EINVAL;
-	return power_read_at(sysdev_node_get_dirfd(node), p);
-}
+	int fd;
 
-_public_ int sysdev_device_get_latency_tolerance(struct sysdev_device *dev, int32_t *us)
-{
-	if (!dev)
-		return -EINVAL;
-	if (device_fd(dev) < 0)
-		return dev->fd;
-	return latency_tolerance_read_at(dev->fd, us);
+	assert_return(dev, -EINVAL);
+	fd = device_fd(dev);
+	if (fd < 0)
+		return fd;
+	return latency_tolerance_read_at(fd, ret_us);
 }
 
 _public_ int sysdev_device_set_latency_tolerance(struct sysdev_device *dev, const char *value)
@@ -159,8 +238,8 @@ _public_ int sysdev_device_set_latency_tolerance(struct sysdev_device *dev, cons
 	int kind, pfd, fd, err = 0;
 	size_t len;
 
-	if (!dev || !value)
-		return -EINVAL;
+	assert_return(dev, -EINVAL);
+	assert_return(value, -EINVAL);
 	kind = sysdev_parse_latency_tolerance(value, &us);
 	if (kind < 0)
 		return kind;
@@ -170,13 +249,14 @@ _public_ int sysdev_device_set_latency_tolerance(struct sysdev_device *dev, cons
 		strcpy(text, "any\n");
 	else
 		snprintf(text, sizeof(text), "%d\n", us);
-	if (device_fd(dev) < 0)
-		return dev->fd;
-	pfd = openat(dev->fd, "power", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = device_fd(dev);
+	if (fd < 0)
+		return fd;
+	pfd = openat(fd, "power", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (pfd < 0)
-		return errno == ENOENT || errno == ENOTDIR || errno == ELOOP ? -EOPNOTSUPP : -errno;
+		return errno == ENOENT || errno == ENOTDIR || errno == ELOOP ? -ENOENT : -errno;
 	if (fstatat(pfd, LT_ATTR, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-		err = errno == ENOENT ? -EOPNOTSUPP : -errno;
+		err = -errno;
 		goto out;
 	}
 	if (!S_ISREG(st.st_mode)) {

@@ -86,11 +86,11 @@ _public_ int sysdev_resolve_path(struct sysdev *ctx, const char *path, char **re
 	const char *rel;
 	int err;
 
-	if (!ctx || !path || !resolved)
-		return -EINVAL;
+	assert_return(resolved, -EINVAL);
 	*resolved = NULL;
-	if (!*path)
-		return -EINVAL;
+	assert_return(ctx, -EINVAL);
+	assert_return(path, -EINVAL);
+	assert_return(*path, -EINVAL);
 	if (strlen(path) > 64 * 1024)
 		return -ENAMETOOLONG;
 	/* a devpath names a place in the tree, whatever the host has at /devices */

@@ -26,7 +26,8 @@ struct sysdev_stats {
 	struct counts status_bus;
 	struct counts subsystems;
 	unsigned long kinds[_SYSDEV_KIND_MAX];
-	struct sysdev_walk_stats walk;
+	unsigned long walk[_SYSDEV_WALK_COUNT_MAX];
+	unsigned n_ref;
 };
 
 static int counts_add(struct counts *c, const char *name, size_t len)
@@ -181,117 +182,135 @@ static int count_status(struct sysdev *ctx, const char *top, const char *sub, st
 	return err < 0 ? err : 0;
 }
 
-static int on_node(const struct sysdev_node *node, void *data)
+static int on_node(struct sysdev_node *node, void *data)
 {
 	struct sysdev_stats *s = data;
+	struct sysdev_device *dev;
 	const char *sub;
 
 	s->kinds[sysdev_node_get_kind(node)]++;
-	sub = sysdev_node_get_subsystem(node);
-	if (sub)
+	if (sysdev_node_get_device(node, &dev) >= 0 && sysdev_device_get_subsystem(dev, &sub) >= 0)
 		return counts_add(&s->subsystems, sub, strlen(sub));
 	return 0;
 }
 
-_public_ int sysdev_stats_new(struct sysdev *ctx, struct sysdev_stats **out)
+static void stats_free(struct sysdev_stats *s)
 {
-	struct sysdev_stats *s;
-	size_t cap = 0;
-	int err;
-
-	if (!ctx || !out)
-		return -EINVAL;
-	*out = NULL;
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return -ENOMEM;
-	for (size_t i = 0; i < ctx->buses.n; i++) {
-		if (!name_set_has(&ctx->classes, ctx->buses.names[i]))
-			continue;
-		if (GROW_MIN(s->bus_class.names, cap, s->bus_class.n + 1, 8) < 0) {
-			err = -ENOMEM;
-			goto fail;
-		}
-		s->bus_class.names[s->bus_class.n] = strdup(ctx->buses.names[i]);
-		if (!s->bus_class.names[s->bus_class.n]) {
-			err = -ENOMEM;
-			goto fail;
-		}
-		s->bus_class.n++;
-	}
-	err = count_status(ctx, "class", "", &s->status_class);
-	if (err < 0)
-		goto fail;
-	err = count_status(ctx, "bus", "/devices", &s->status_bus);
-	if (err < 0)
-		goto fail;
-	err = sysdev_walk(ctx, NULL, SYSDEV_WALK_ATTR_GROUPS, -1, on_node, NULL, s, &s->walk);
-	if (err < 0)
-		goto fail;
-	if (s->subsystems.n > 1)
-		qsort(s->subsystems.v, s->subsystems.n, sizeof(*s->subsystems.v), cmp_counter);
-	*out = s;
-	return 0;
-fail:
-	sysdev_stats_free(s);
-	return err;
-}
-
-_public_ struct sysdev_stats *sysdev_stats_free(struct sysdev_stats *s)
-{
-	if (!s)
-		return NULL;
 	name_set_free(&s->bus_class);
 	counts_free(&s->status_class);
 	counts_free(&s->status_bus);
 	counts_free(&s->subsystems);
 	free(s);
-	return NULL;
 }
 
-_public_ const char *sysdev_stats_get_bus_class_name(const struct sysdev_stats *s, size_t i)
+DEFINE_PUBLIC_TRIVIAL_REF_UNREF_FUNC(struct sysdev_stats, sysdev_stats, stats_free);
+
+static int stats_walk(struct sysdev *ctx, struct sysdev_stats *s)
 {
-	return s && i < s->bus_class.n ? s->bus_class.names[i] : NULL;
+	_cleanup_(sysdev_walker_unrefp) struct sysdev_walker *w = NULL;
+	int err;
+
+	err = sysdev_walker_new(ctx, NULL, &w);
+	if (err >= 0)
+		err = sysdev_walker_set_flags(w, SYSDEV_WALK_ATTR_GROUPS);
+	if (err >= 0)
+		err = sysdev_walker_set_callbacks(w, on_node, NULL, s);
+	if (err >= 0)
+		err = sysdev_walker_run(w);
+	for (unsigned i = 0; w && i < _SYSDEV_WALK_COUNT_MAX; i++)
+		s->walk[i] = sysdev_walker_get_count(w, i);
+	return err;
 }
 
-_public_ bool sysdev_stats_get_runtime_status(const struct sysdev_stats *s, bool from_class,
-					      size_t i, const char **status, unsigned long *count)
+_public_ int sysdev_stats_new(struct sysdev *ctx, struct sysdev_stats **out)
+{
+	_cleanup_(sysdev_stats_unrefp) struct sysdev_stats *s = NULL;
+	size_t cap = 0;
+	int err;
+
+	assert_return(out, -EINVAL);
+	*out = NULL;
+	assert_return(ctx, -EINVAL);
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->n_ref = 1;
+	for (size_t i = 0; i < ctx->buses.n; i++) {
+		if (!name_set_has(&ctx->classes, ctx->buses.names[i]))
+			continue;
+		if (GROW_MIN(s->bus_class.names, cap, s->bus_class.n + 1, 8) < 0)
+			return -ENOMEM;
+		s->bus_class.names[s->bus_class.n] = strdup(ctx->buses.names[i]);
+		if (!s->bus_class.names[s->bus_class.n])
+			return -ENOMEM;
+		s->bus_class.n++;
+	}
+	err = count_status(ctx, "class", "", &s->status_class);
+	if (err < 0)
+		return err;
+	err = count_status(ctx, "bus", "/devices", &s->status_bus);
+	if (err < 0)
+		return err;
+	err = stats_walk(ctx, s);
+	if (err < 0)
+		return err;
+	if (s->subsystems.n > 1)
+		qsort(s->subsystems.v, s->subsystems.n, sizeof(*s->subsystems.v), cmp_counter);
+	*out = TAKE_PTR(s);
+	return 0;
+}
+
+_public_ int sysdev_stats_get_bus_class_name_at(struct sysdev_stats *s, size_t i, const char **ret)
+{
+	assert_return(s, -EINVAL);
+	assert_return(ret, -EINVAL);
+	if (i >= s->bus_class.n)
+		return -ENOENT;
+	*ret = s->bus_class.names[i];
+	return 0;
+}
+
+_public_ int sysdev_stats_get_runtime_status_at(struct sysdev_stats *s, bool from_class, size_t i,
+						const char **ret_status, unsigned long *ret_count)
 {
 	const struct counts *c;
 
-	if (!s)
-		return false;
+	assert_return(s, -EINVAL);
 	c = from_class ? &s->status_class : &s->status_bus;
 	if (i >= c->n)
-		return false;
-	if (status)
-		*status = c->v[i].name;
-	if (count)
-		*count = c->v[i].n;
-	return true;
+		return -ENOENT;
+	if (ret_status)
+		*ret_status = c->v[i].name;
+	if (ret_count)
+		*ret_count = c->v[i].n;
+	return 0;
 }
 
 _public_ unsigned long sysdev_stats_get_kind_count(const struct sysdev_stats *s,
 						   enum sysdev_kind kind)
 {
-	if (!s || (unsigned)kind >= _SYSDEV_KIND_MAX)
-		return 0;
+	assert_return(s, 0);
+	assert_return((unsigned)kind < _SYSDEV_KIND_MAX, 0);
 	return s->kinds[kind];
 }
 
-_public_ bool sysdev_stats_get_subsystem(const struct sysdev_stats *s, size_t i, const char **name,
-					 unsigned long *count)
+_public_ int sysdev_stats_get_subsystem_at(struct sysdev_stats *s, size_t i, const char **ret_name,
+					   unsigned long *ret_count)
 {
-	if (!s || i >= s->subsystems.n)
-		return false;
-	if (name)
-		*name = s->subsystems.v[i].name;
-	if (count)
-		*count = s->subsystems.v[i].n;
-	return true;
+	assert_return(s, -EINVAL);
+	if (i >= s->subsystems.n)
+		return -ENOENT;
+	if (ret_name)
+		*ret_name = s->subsystems.v[i].name;
+	if (ret_count)
+		*ret_count = s->subsystems.v[i].n;
+	return 0;
 }
 
-_public_ const struct sysdev_walk_stats *sysdev_stats_get_walk(const struct sysdev_stats *s)
+_public_ unsigned long sysdev_stats_get_walk_count(const struct sysdev_stats *s,
+						   enum sysdev_walk_count which)
 {
-	return s ? &s->walk : NULL;
+	assert_return(s, 0);
+	assert_return((unsigned)which < _SYSDEV_WALK_COUNT_MAX, 0);
+	return s->walk[which];
 }

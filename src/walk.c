@@ -16,16 +16,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "libsysdev-private.h"
+#include "device-private.h"
 #include "rules.h"
 
-struct sbuf {
-	char *s;
-	size_t cap;
-};
-
 struct sysdev_node {
-	struct walker *w;
+	struct sysdev_walker *w;
 	unsigned depth;
 	int fd;
 	int error;
@@ -36,29 +31,30 @@ struct sysdev_node {
 	bool below_device; /* an ancestor is a device */
 	bool has_next;
 	bool truncated; /* shown subdirectories left unentered (depth limit) */
-	bool uevent_read;
-	bool has_dev; /* a "dev" attribute: the kernel gave it a number */
 
 	struct dir_list list; /* its entries, sorted by name; an entry's mark caches
 			       * probe_shown(): -1 not probed, 0 hidden, 1 shown */
 
-	const char *parent; /* devpath of the nearest device above */
-	const char *class_dir;
-	struct sbuf self; /* this device's devpath, for its descendants */
-	struct sbuf subsystem;
-	struct sbuf driver;
-	bool has_subsystem, has_driver;
-	enum sysdev_subsystem_kind subsystem_kind;
-	struct uevent uevent;
+	struct sysdev_node
+	    *parent;	       /* the level of the nearest device above, NULL: none in the walk */
+	const char *class_dir; /* the class grouping directory it sits in, or NULL */
+	/* With is_device: the device this level lends, refilled for each device node at this
+	 * depth; a caller that keeps a reference keeps it, and the level makes another. */
+	struct sysdev_device *dev;
+	bool dev_filled;
 };
 
-struct walker {
+struct sysdev_walker {
+	unsigned n_ref;
 	struct sysdev *ctx;
+	char *start;
 	unsigned flags;
 	unsigned max_depth;
 	sysdev_walk_fn enter, leave;
 	void *userdata;
-	struct sysdev_walk_stats *stats;
+	unsigned long counts[_SYSDEV_WALK_COUNT_MAX];
+	bool running;
+	/* the state of a run */
 	char *path;
 	size_t path_cap;
 	struct sysdev_node **levels;
@@ -99,16 +95,7 @@ static uintptr_t stack_floor(void)
 
 #define LINKBUF_SIZE 4096
 
-static int sbuf_set(struct sbuf *b, const char *s, size_t len)
-{
-	if (GROW(b->s, b->cap, len + 1) < 0)
-		return -ENOMEM;
-	memcpy(b->s, s, len);
-	b->s[len] = '\0';
-	return 0;
-}
-
-static struct sysdev_node *level_get(struct walker *w, unsigned depth)
+static struct sysdev_node *level_get(struct sysdev_walker *w, unsigned depth)
 {
 	if (depth >= w->nlevels) {
 		size_t n = w->nlevels;
@@ -128,19 +115,52 @@ static struct sysdev_node *level_get(struct walker *w, unsigned depth)
 	return w->levels[depth];
 }
 
+/*
+ * The walk leaves the node: its descriptor is closed next, so the lent device
+ * forgets it.  A device a caller kept is theirs; one nobody kept is refilled
+ * for the next device node at this depth.
+ */
+static void level_release_device(struct sysdev_node *l)
+{
+	struct sysdev_device *d = l->dev;
+
+	if (!d || !l->dev_filled)
+		return;
+	l->dev_filled = false;
+	if (d->fd_lent) {
+		d->fd = -1;
+		d->fd_lent = false;
+	}
+	if (d->n_ref > 1) {
+		struct uevent shrunk;
+
+		/* kept (an enumerator keeps thousands): its uevent in a buffer of its size */
+		if (d->uevent.buf && d->uevent.cap > d->uevent.len + 1 &&
+		    uevent_copy(&shrunk, &d->uevent) == 0) {
+			uevent_free(&d->uevent);
+			d->uevent = shrunk;
+		}
+		l->dev = sysdev_device_unref(d);
+		return;
+	}
+	if (d->fd >= 0) {
+		close(d->fd);
+		d->fd = -1;
+	}
+	device_reset_cache(d);
+}
+
 static void level_free(struct sysdev_node *l)
 {
 	if (!l)
 		return;
+	level_release_device(l);
+	sysdev_device_unref(l->dev);
 	dir_list_free(&l->list);
-	free(l->self.s);
-	free(l->subsystem.s);
-	free(l->driver.s);
-	uevent_free(&l->uevent);
 	free(l);
 }
 
-static int path_push(struct walker *w, const char *name, size_t *old_len)
+static int path_push(struct sysdev_walker *w, const char *name, size_t *old_len)
 {
 	size_t cur = strlen(w->path), nlen = strlen(name);
 
@@ -164,7 +184,7 @@ static struct dir_entry *find_entry(const struct sysdev_node *l, const char *nam
 }
 
 /* Read link @name of the device into @out (its last component); false if absent. */
-static int read_link_name(struct walker *w, struct sysdev_node *l, const char *name,
+static int read_link_name(struct sysdev_walker *w, struct sysdev_node *l, const char *name,
 			  struct sbuf *out, bool *present, enum sysdev_subsystem_kind *kind)
 {
 	struct dir_entry *e = find_entry(l, name);
@@ -205,13 +225,13 @@ out:
 	return err;
 }
 
-static bool path_is_virtual_root(const struct walker *w, size_t len)
+static bool path_is_virtual_root(const struct sysdev_walker *w, size_t len)
 {
 	return len == 16 && memcmp(w->path, "/devices/virtual", 16) == 0;
 }
 
 /* Where a child of @parent sits. */
-static struct dir_place place_below(const struct walker *w, const struct sysdev_node *parent)
+static struct dir_place place_below(const struct sysdev_walker *w, const struct sysdev_node *parent)
 {
 	return (struct dir_place){
 	    .parent_is_device = parent->is_device,
@@ -224,7 +244,7 @@ static struct dir_place place_below(const struct walker *w, const struct sysdev_
  * Decide the kind of the node whose entries are read.  @parent is the level
  * above, or NULL for the start of the walk.
  */
-static void decide_kind(struct walker *w, struct sysdev_node *l, struct sysdev_node *parent)
+static void decide_kind(struct sysdev_walker *w, struct sysdev_node *l, struct sysdev_node *parent)
 {
 	struct dir_probe d = {
 	    .name = l->name,
@@ -242,13 +262,13 @@ static void decide_kind(struct walker *w, struct sysdev_node *l, struct sysdev_n
 	l->below_device = f.below_device;
 }
 
-static bool is_shown(const struct walker *w, enum sysdev_kind kind)
+static bool is_shown(const struct sysdev_walker *w, enum sysdev_kind kind)
 {
 	return kind != SYSDEV_KIND_ATTR_GROUP || (w->flags & SYSDEV_WALK_ATTR_GROUPS);
 }
 
 /* Whether child @e of @l will be reported, without walking it. */
-static bool probe_shown(struct walker *w, struct sysdev_node *l, struct dir_entry *e)
+static bool probe_shown(struct sysdev_walker *w, struct sysdev_node *l, struct dir_entry *e)
 {
 	struct dir_probe d = {
 	    .name = e->name,
@@ -271,53 +291,89 @@ static bool probe_shown(struct walker *w, struct sysdev_node *l, struct dir_entr
 	return e->mark;
 }
 
-static int fill_device(struct walker *w, struct sysdev_node *l)
+/* Fill the level's device with what the walk reads of a device node. */
+static int fill_device(struct sysdev_walker *w, struct sysdev_node *l)
 {
+	struct sysdev_device *d;
 	struct dir_entry *de;
 	int err;
 
-	l->has_subsystem = l->has_driver = l->has_dev = false;
-	l->subsystem_kind = SYSDEV_SUBSYSTEM_NONE;
-	l->uevent_read = false;
-	err = sbuf_set(&l->self, w->path, l->path_len);
+	if (!l->dev) {
+		err = device_alloc(w->ctx, w->path, l->path_len, &l->dev);
+		if (err < 0)
+			return err;
+	} else if (sbuf_set(&l->dev->devpath, w->path, l->path_len) < 0) {
+		return -ENOMEM;
+	}
+	d = l->dev;
+	l->dev_filled = true;
+	d->name = d->devpath.s + l->path_len - strlen(l->name);
+	d->fd = l->fd;
+	d->fd_lent = l->fd >= 0;
+	d->has_subsystem = d->has_driver = d->has_dev = false;
+	d->subsystem_kind = SYSDEV_SUBSYSTEM_NONE;
+	d->ancestry_pending = false;
+	d->ancestry_error = 0;
+	d->uevent_pending = true;
+	d->uevent_error = 0;
+	d->links_pending = false;
+	d->links_error = 0;
+	uevent_clear(&d->uevent);
+	/* where it sits: the levels above know */
+	if (l->parent) {
+		d->has_parent = true;
+		d->parent = sysdev_device_ref(l->parent->dev);
+		err = sbuf_set(&d->parent_devpath, l->parent->dev->devpath.s, l->parent->path_len);
+	} else {
+		d->has_parent = l->depth == 0 && w->start_parent;
+		err = d->has_parent
+			  ? sbuf_set(&d->parent_devpath, w->start_parent, strlen(w->start_parent))
+			  : 0;
+	}
 	if (err < 0)
 		return err;
+	d->has_class_dir = l->class_dir != NULL;
+	if (l->class_dir && sbuf_set(&d->class_dir, l->class_dir, strlen(l->class_dir)) < 0)
+		return -ENOMEM;
 	/* an unreadable directory that can still be searched: links and files by name */
 	if (l->error && l->fd < 0)
 		return 0;
 	if (!(w->flags & SYSDEV_WALK_NO_LINKS)) {
-		err = read_link_name(w, l, "subsystem", &l->subsystem, &l->has_subsystem,
-				     &l->subsystem_kind);
+		err = read_link_name(w, l, "subsystem", &d->subsystem, &d->has_subsystem,
+				     &d->subsystem_kind);
 		if (err < 0)
 			return err;
-		err = read_link_name(w, l, "driver", &l->driver, &l->has_driver, NULL);
+		err = read_link_name(w, l, "driver", &d->driver, &d->has_driver, NULL);
 		if (err < 0)
 			return err;
+	} else {
+		d->links_pending = true;
 	}
 	/* the dev attribute: a regular file, as a single-device lookup reads it */
 	if (l->error) {
 		struct stat st;
 
-		l->has_dev =
+		d->has_dev =
 		    fstatat(l->fd, "dev", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
 	} else {
 		de = find_entry(l, "dev");
-		l->has_dev = de && dir_entry_type(l->fd, de) == DT_REG;
+		d->has_dev = de && dir_entry_type(l->fd, de) == DT_REG;
 	}
-	if ((w->flags & SYSDEV_WALK_UEVENT) || l->has_dev) {
-		/* an unreadable or oversized uevent leaves the properties empty */
-		err = uevent_read_at(&l->uevent, l->fd);
+	if ((w->flags & SYSDEV_WALK_UEVENT) || d->has_dev) {
+		/* an unreadable or oversized uevent: its properties answer with the errno */
+		err = uevent_read_at(&d->uevent, l->fd);
 		if (err == -ENOMEM)
 			return err;
-		l->uevent_read = err == 0;
+		d->uevent_pending = false;
+		d->uevent_error = err < 0 ? err : 0;
 	}
 	return 0;
 }
 
-static int visit(struct walker *w, unsigned depth, struct sysdev_node *parent);
+static int visit(struct sysdev_walker *w, unsigned depth, struct sysdev_node *parent);
 
 /* Walk the children of @l (its entries are read). */
-static int visit_children(struct walker *w, struct sysdev_node *l)
+static int visit_children(struct sysdev_walker *w, struct sysdev_node *l)
 {
 	bool exact = (w->flags & SYSDEV_WALK_SIBLINGS) && !(w->flags & SYSDEV_WALK_ATTR_GROUPS);
 	size_t last = 0; /* index of the last child that will be reported */
@@ -355,7 +411,7 @@ static int visit_children(struct walker *w, struct sysdev_node *l)
 		c->error = 0;
 		if (fd >= 0 && !listable) {
 			/* searchable, not listable: its entries are read by name only */
-			w->stats->unreadable++;
+			w->counts[SYSDEV_WALK_COUNT_UNREADABLE]++;
 			c->error = -EACCES;
 		} else if (fd < 0) {
 			switch (-fd) {
@@ -363,15 +419,15 @@ static int visit_children(struct walker *w, struct sysdev_node *l)
 			case ENOTDIR:
 			case ELOOP:
 				/* removed or replaced since it was listed: hotplug */
-				w->stats->vanished++;
+				w->counts[SYSDEV_WALK_COUNT_VANISHED]++;
 				continue;
 			case EMFILE:
 			case ENFILE:
-				w->stats->too_deep++;
+				w->counts[SYSDEV_WALK_COUNT_TOO_DEEP]++;
 				c->error = fd;
 				break;
 			default:
-				w->stats->unreadable++;
+				w->counts[SYSDEV_WALK_COUNT_UNREADABLE]++;
 				c->error = fd;
 				break;
 			}
@@ -405,6 +461,7 @@ static int visit_children(struct walker *w, struct sysdev_node *l)
 		c->path_len = strlen(w->path);
 		err = visit(w, l->depth + 1, l);
 		w->path[old_len] = '\0';
+		level_release_device(c);
 		if (c->fd >= 0)
 			close(c->fd);
 		c->fd = -1;
@@ -414,7 +471,7 @@ static int visit_children(struct walker *w, struct sysdev_node *l)
 	return 0;
 }
 
-static int visit(struct walker *w, unsigned depth, struct sysdev_node *parent)
+static int visit(struct sysdev_walker *w, unsigned depth, struct sysdev_node *parent)
 {
 	struct sysdev_node *l = w->levels[depth];
 	int err, ret = 0;
@@ -422,34 +479,33 @@ static int visit(struct walker *w, unsigned depth, struct sysdev_node *parent)
 
 	l->depth = depth;
 	l->list.n = 0;
-	l->uevent_read = false;
 	if (!l->error) {
 		err = read_entries(l);
 		if (err == -ENOMEM)
 			return err;
 		if (err == -ENOENT) {
 			/* removed after it was opened: hotplug */
-			w->stats->vanished++;
+			w->counts[SYSDEV_WALK_COUNT_VANISHED]++;
 			return 0;
 		}
 		if (err < 0) {
-			w->stats->unreadable++;
+			w->counts[SYSDEV_WALK_COUNT_UNREADABLE]++;
 			l->error = err;
 			l->list.n = 0;
 		} else {
-			w->stats->directories++;
+			w->counts[SYSDEV_WALK_COUNT_DIRECTORIES]++;
 		}
 	}
 	decide_kind(w, l, parent);
 	if (parent) {
-		l->parent = parent->is_device ? parent->self.s : parent->parent;
+		l->parent = parent->is_device ? parent : parent->parent;
 		l->class_dir = parent->kind == SYSDEV_KIND_CLASS_DIR ? parent->name : NULL;
 	} else {
-		l->parent = w->start_parent;
+		l->parent = NULL;
 		l->class_dir = w->start_class_dir;
 	}
 	if (l->is_device) {
-		w->stats->devices++;
+		w->counts[SYSDEV_WALK_COUNT_DEVICES]++;
 		err = fill_device(w, l);
 		if (err < 0)
 			return err;
@@ -465,7 +521,7 @@ static int visit(struct walker *w, unsigned depth, struct sysdev_node *parent)
 		for (size_t i = 0; i < l->list.n && !l->truncated; i++)
 			l->truncated = probe_shown(w, l, &l->list.v[i]);
 		if (too_deep && depth < w->max_depth)
-			w->stats->too_deep++;
+			w->counts[SYSDEV_WALK_COUNT_TOO_DEEP]++;
 	}
 	if (shown && w->enter) {
 		ret = w->enter(l, w->userdata);
@@ -486,7 +542,7 @@ static int visit(struct walker *w, unsigned depth, struct sysdev_node *parent)
 }
 
 /* Where the start sits: its parent device and grouping directory. */
-static int start_context(struct walker *w, const char *start, int *fd)
+static int start_context(struct sysdev_walker *w, const char *start, int *fd)
 {
 	struct ancestry a;
 	int err;
@@ -502,208 +558,227 @@ static int start_context(struct walker *w, const char *start, int *fd)
 	return 0;
 }
 
-_public_ int sysdev_walk(struct sysdev *ctx, const char *start, unsigned flags, int max_depth,
-			 sysdev_walk_fn enter, sysdev_walk_fn leave, void *userdata,
-			 struct sysdev_walk_stats *stats)
+static void walker_run_free(struct sysdev_walker *w)
 {
-	struct sysdev_walk_stats local;
-	struct walker w = {0};
-	struct sysdev_node *l;
-	int fd = -1, err;
+	for (size_t i = w->nlevels; i-- > 0;) {
+		/* a walk stopped by a callback leaves its open levels behind */
+		if (!w->levels[i])
+			continue;
+		level_release_device(w->levels[i]);
+		if (w->levels[i]->fd >= 0)
+			close(w->levels[i]->fd);
+		level_free(w->levels[i]);
+	}
+	w->levels = mfree(w->levels);
+	w->nlevels = 0;
+	w->path = mfree(w->path);
+	w->path_cap = 0;
+	w->linkbuf = mfree(w->linkbuf);
+	w->start_parent = mfree(w->start_parent);
+	w->start_class_dir = mfree(w->start_class_dir);
+	w->start_name = mfree(w->start_name);
+}
 
-	if (!stats)
-		stats = &local;
-	memset(stats, 0, sizeof(*stats));
-	if (!ctx)
-		return -EINVAL;
-	if (!start)
-		start = "/devices";
-	if (!devpath_is_valid(start))
-		return -EINVAL;
-	w.ctx = ctx;
-	w.flags = flags;
-	w.max_depth =
-	    max_depth < 0 || max_depth >= SYSDEV_MAX_DEPTH ? SYSDEV_MAX_DEPTH : (unsigned)max_depth;
-	w.enter = enter;
-	w.leave = leave;
-	w.userdata = userdata;
-	w.stats = stats;
-	w.stack_floor = stack_floor();
-	w.path_cap = strlen(start) + 4096;
-	w.path = malloc(w.path_cap);
-	w.linkbuf = malloc(LINKBUF_SIZE);
-	if (!w.path || !w.linkbuf) {
-		err = -ENOMEM;
-		goto out;
-	}
-	strcpy(w.path, start);
-	err = start_context(&w, start, &fd);
+static int walker_run(struct sysdev_walker *w)
+{
+	_cleanup_close_ int fd = -1;
+	struct sysdev_node *l;
+	int err;
+
+	w->stack_floor = stack_floor();
+	w->path_cap = strlen(w->start) + 4096;
+	w->path = malloc(w->path_cap);
+	w->linkbuf = malloc(LINKBUF_SIZE);
+	if (!w->path || !w->linkbuf)
+		return -ENOMEM;
+	strcpy(w->path, w->start);
+	err = start_context(w, w->start, &fd);
 	if (err < 0)
-		goto out;
-	l = level_get(&w, 0);
-	if (!l) {
-		err = -ENOMEM;
-		goto out;
-	}
-	l->fd = fd;
-	fd = -1;
+		return err;
+	l = level_get(w, 0);
+	if (!l)
+		return -ENOMEM;
+	l->fd = TAKE_FD(fd);
 	l->error = 0;
 	if (fd_is_path_only(l->fd)) {
 		/* the start can be searched, not listed (see open_dir_searchable_at) */
-		stats->unreadable++;
+		w->counts[SYSDEV_WALK_COUNT_UNREADABLE]++;
 		l->error = -EACCES;
 	}
-	l->name = strrchr(w.path, '/') + 1;
 	/* the name must outlive path edits: keep the start's own copy */
-	l->name = w.start_name = strdup(l->name);
-	if (!l->name) {
-		err = -ENOMEM;
-		goto out;
-	}
-	l->path_len = strlen(w.path);
+	l->name = w->start_name = strdup(strrchr(w->path, '/') + 1);
+	if (!l->name)
+		return -ENOMEM;
+	l->path_len = strlen(w->path);
 	l->has_next = false;
-	err = visit(&w, 0, NULL);
-out:
-	if (fd >= 0)
-		close(fd);
-	for (size_t i = 0; i < w.nlevels; i++) {
-		/* a walk stopped by a callback leaves its open levels behind */
-		if (w.levels[i] && w.levels[i]->fd >= 0)
-			close(w.levels[i]->fd);
-		level_free(w.levels[i]);
+	return visit(w, 0, NULL);
+}
+
+static void walker_free(struct sysdev_walker *w)
+{
+	walker_run_free(w);
+	free(w->start);
+	sysdev_unref(w->ctx);
+	free(w);
+}
+
+DEFINE_PUBLIC_TRIVIAL_REF_UNREF_FUNC(struct sysdev_walker, sysdev_walker, walker_free);
+
+_public_ int sysdev_walker_new(struct sysdev *ctx, const char *start, struct sysdev_walker **ret)
+{
+	struct sysdev_walker *w;
+
+	assert_return(ret, -EINVAL);
+	*ret = NULL;
+	assert_return(ctx, -EINVAL);
+	if (!start)
+		start = "/devices";
+	assert_return(devpath_is_valid(start), -EINVAL);
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w->n_ref = 1;
+	w->start = strdup(start);
+	if (!w->start) {
+		free(w);
+		return -ENOMEM;
 	}
-	free(w.levels);
-	free(w.path);
-	free(w.linkbuf);
-	free(w.start_parent);
-	free(w.start_class_dir);
-	free(w.start_name);
+	w->ctx = sysdev_ref(ctx);
+	w->max_depth = SYSDEV_MAX_DEPTH;
+	*ret = w;
+	return 0;
+}
+
+_public_ int sysdev_walker_set_flags(struct sysdev_walker *w, unsigned flags)
+{
+	assert_return(w, -EINVAL);
+	assert_return(!(flags & ~(unsigned)_SYSDEV_WALK_FLAGS_ALL), -EINVAL);
+	assert_return(!w->running, -EBUSY);
+	w->flags = flags;
+	return 0;
+}
+
+_public_ int sysdev_walker_set_max_depth(struct sysdev_walker *w, unsigned max_depth)
+{
+	assert_return(w, -EINVAL);
+	assert_return(!w->running, -EBUSY);
+	w->max_depth = max_depth >= SYSDEV_MAX_DEPTH ? SYSDEV_MAX_DEPTH : max_depth;
+	return 0;
+}
+
+_public_ int sysdev_walker_set_callbacks(struct sysdev_walker *w, sysdev_walk_fn enter,
+					 sysdev_walk_fn leave, void *userdata)
+{
+	assert_return(w, -EINVAL);
+	assert_return(!w->running, -EBUSY);
+	w->enter = enter;
+	w->leave = leave;
+	w->userdata = userdata;
+	return 0;
+}
+
+_public_ int sysdev_walker_run(struct sysdev_walker *w)
+{
+	int err;
+
+	assert_return(w, -EINVAL);
+	/* a callback that runs its own walker again would reuse the levels under its feet */
+	assert_return(!w->running, -EBUSY);
+	memset(w->counts, 0, sizeof(w->counts));
+	w->running = true;
+	sysdev_walker_ref(w);
+	err = walker_run(w);
+	walker_run_free(w);
+	w->running = false;
+	sysdev_walker_unref(w);
 	return err;
 }
 
-/* ---- node accessors ---- */
+_public_ unsigned long sysdev_walker_get_count(const struct sysdev_walker *w,
+					       enum sysdev_walk_count which)
+{
+	assert_return(w, 0);
+	assert_return((unsigned)which < _SYSDEV_WALK_COUNT_MAX, 0);
+	return w->counts[which];
+}
+
+/* ---- node accessors: the walk's facts ---- */
 
 _public_ const char *sysdev_node_get_devpath(const struct sysdev_node *node)
 {
+	assert_return(node, NULL);
 	return node->w->path;
 }
 
 _public_ const char *sysdev_node_get_name(const struct sysdev_node *node)
 {
+	assert_return(node, NULL);
 	return node->name;
 }
 
 _public_ enum sysdev_kind sysdev_node_get_kind(const struct sysdev_node *node)
 {
+	assert_return(node, SYSDEV_KIND_UNKNOWN);
 	return node->kind;
 }
 
 _public_ unsigned sysdev_node_get_depth(const struct sysdev_node *node)
 {
+	assert_return(node, 0);
 	return node->depth;
 }
 
 _public_ int sysdev_node_get_dirfd(const struct sysdev_node *node)
 {
+	assert_return(node, -EINVAL);
 	return node->fd;
 }
 
 _public_ int sysdev_node_get_error(const struct sysdev_node *node)
 {
+	assert_return(node, -EINVAL);
 	return node->error;
-}
-
-struct sysdev *node_context(const struct sysdev_node *node)
-{
-	return node->w->ctx;
-}
-
-const struct uevent *node_uevent(const struct sysdev_node *node)
-{
-	return node->is_device && node->uevent_read ? &node->uevent : NULL;
-}
-
-bool node_has_dev(const struct sysdev_node *node)
-{
-	return node->is_device && node->has_dev;
 }
 
 _public_ bool sysdev_node_is_truncated(const struct sysdev_node *node)
 {
+	assert_return(node, false);
 	return node->truncated;
 }
 
 _public_ bool sysdev_node_has_next_sibling(const struct sysdev_node *node)
 {
+	assert_return(node, false);
 	return node->has_next;
-}
-
-_public_ const char *sysdev_node_get_subsystem(const struct sysdev_node *node)
-{
-	return node->is_device && node->has_subsystem ? node->subsystem.s : NULL;
-}
-
-_public_ enum sysdev_subsystem_kind sysdev_node_get_subsystem_kind(const struct sysdev_node *node)
-{
-	return node->is_device && node->has_subsystem ? node->subsystem_kind
-						      : SYSDEV_SUBSYSTEM_NONE;
-}
-
-_public_ const char *sysdev_node_get_driver(const struct sysdev_node *node)
-{
-	return node->is_device && node->has_driver ? node->driver.s : NULL;
-}
-
-_public_ const char *sysdev_node_get_parent(const struct sysdev_node *node)
-{
-	return node->parent;
-}
-
-_public_ const char *sysdev_node_get_class_dir(const struct sysdev_node *node)
-{
-	return node->is_device ? node->class_dir : NULL;
-}
-
-_public_ enum sysdev_placement sysdev_node_get_placement(const struct sysdev_node *node)
-{
-	return placement_of(node->w->path);
-}
-
-_public_ const char *sysdev_node_get_devnum(const struct sysdev_node *node)
-{
-	if (!node->is_device || !node->has_dev || !node->uevent_read || !node->uevent.devnum[0])
-		return NULL;
-	return node->uevent.devnum;
-}
-
-_public_ const char *sysdev_node_get_property(const struct sysdev_node *node, const char *key)
-{
-	if (!node->is_device || !node->uevent_read || !key)
-		return NULL;
-	return uevent_get(&node->uevent, key);
-}
-
-_public_ const char *sysdev_node_get_devtype(const struct sysdev_node *node)
-{
-	return sysdev_node_get_property(node, "DEVTYPE");
-}
-
-_public_ const char *sysdev_node_get_devname(const struct sysdev_node *node)
-{
-	return node->has_dev ? sysdev_node_get_property(node, "DEVNAME") : NULL;
 }
 
 _public_ bool sysdev_node_has_entry(const struct sysdev_node *node, const char *name)
 {
-	return name && find_entry(node, name) != NULL;
+	assert_return(node, false);
+	assert_return(name, false);
+	return find_entry(node, name) != NULL;
 }
 
-_public_ const char *sysdev_node_get_entry_at(const struct sysdev_node *node, size_t i,
-					      unsigned char *d_type)
+_public_ int sysdev_node_get_entry_at(struct sysdev_node *node, size_t i, const char **ret_name,
+				      unsigned char *ret_type)
 {
-	if (!node || i >= node->list.n)
-		return NULL;
-	if (d_type)
-		*d_type = dir_entry_type(node->fd, &node->list.v[i]);
-	return node->list.v[i].name;
+	assert_return(node, -EINVAL);
+	assert_return(ret_name, -EINVAL);
+	if (i >= node->list.n)
+		return -ENOENT;
+	if (ret_type)
+		*ret_type = dir_entry_type(node->fd, &node->list.v[i]);
+	*ret_name = node->list.v[i].name;
+	return 0;
+}
+
+_public_ int sysdev_node_get_device(struct sysdev_node *node, struct sysdev_device **ret)
+{
+	assert_return(ret, -EINVAL);
+	*ret = NULL;
+	assert_return(node, -EINVAL);
+	if (!node->is_device || !node->dev_filled)
+		return -ENODEV;
+	*ret = node->dev;
+	return 0;
 }

@@ -26,6 +26,46 @@
 
 #include "libsysdev.h"
 
+/* A string field of @d, NULL where it has none. */
+static const char *str(struct sysdev_device *d, int (*get)(struct sysdev_device *, const char **))
+{
+	const char *v = NULL;
+
+	return get(d, &v) >= 0 ? v : NULL;
+}
+
+static const char *property(struct sysdev_device *d, const char *key)
+{
+	const char *v = NULL;
+
+	return sysdev_device_get_property(d, key, &v) >= 0 ? v : NULL;
+}
+
+static const char *parent_devpath(struct sysdev_device *d)
+{
+	struct sysdev_device *p;
+
+	return sysdev_device_get_parent(d, &p) >= 0 ? str(p, sysdev_device_get_devpath) : NULL;
+}
+
+static const char *devnum(struct sysdev_device *d, char *buf, size_t size)
+{
+	dev_t n;
+
+	if (sysdev_device_get_devnum(d, &n) < 0)
+		return NULL;
+	snprintf(buf, size, "%u:%u", major(n), minor(n));
+	return buf;
+}
+
+static struct sysdev_device *device_at(struct sysdev_enumerator *e, size_t i)
+{
+	struct sysdev_device *d = NULL;
+
+	(void)sysdev_enumerator_get_device_at(e, i, &d);
+	return d;
+}
+
 static int add_match(struct sysdev_enumerator *e, const char *m)
 {
 	const char *v = strchr(m, '=');
@@ -99,13 +139,14 @@ static int list(const char *root, int argc, char **argv)
 		return 1;
 	}
 	for (size_t i = 0; i < sysdev_enumerator_get_count(e); i++) {
-		struct sysdev_device *d = sysdev_enumerator_get_device_at(e, i);
-		const char *parent = sysdev_device_get_parent_devpath(d);
+		struct sysdev_device *d = device_at(e, i);
+		const char *parent = parent_devpath(d);
 
 		printf("%s subsystem=%s driver=%s parent=%s devname=%s\n",
-		       sysdev_device_get_devpath(d), sysdev_device_get_subsystem(d) ?: "-",
-		       sysdev_device_get_driver(d) ?: "-", parent ?: "-",
-		       sysdev_device_get_devname(d) ?: "-");
+		       str(d, sysdev_device_get_devpath),
+		       str(d, sysdev_device_get_subsystem) ?: "-",
+		       str(d, sysdev_device_get_driver) ?: "-", parent ?: "-",
+		       str(d, sysdev_device_get_devname) ?: "-");
 	}
 	sysdev_enumerator_unref(e);
 	sysdev_unref(ctx);
@@ -127,13 +168,15 @@ static char *scan_text(struct sysdev *ctx, const char *subsystem, bool full)
 	if (sysdev_enumerator_scan(e) < 0)
 		fprintf(f, "scan failed\n");
 	for (size_t i = 0; i < sysdev_enumerator_get_count(e); i++) {
-		struct sysdev_device *d = sysdev_enumerator_get_device_at(e, i);
+		struct sysdev_device *d = device_at(e, i);
+		char num[32];
 
-		fprintf(f, "%s %s %s %s %s %s %s\n", sysdev_device_get_devpath(d),
-			sysdev_device_get_subsystem(d) ?: "-", sysdev_device_get_driver(d) ?: "-",
-			sysdev_device_get_parent_devpath(d) ?: "-",
-			sysdev_device_get_class_dir(d) ?: "-", sysdev_device_get_devnum(d) ?: "-",
-			sysdev_device_get_devname(d) ?: "-");
+		fprintf(f, "%s %s %s %s %s %s %s\n", str(d, sysdev_device_get_devpath),
+			str(d, sysdev_device_get_subsystem) ?: "-",
+			str(d, sysdev_device_get_driver) ?: "-", parent_devpath(d) ?: "-",
+			str(d, sysdev_device_get_class_dir) ?: "-",
+			devnum(d, num, sizeof(num)) ?: "-",
+			str(d, sysdev_device_get_devname) ?: "-");
 	}
 	sysdev_enumerator_unref(e);
 	fclose(f);
@@ -153,8 +196,7 @@ static int compare(const char *root)
 	if (sysdev_enumerator_scan(all) < 0)
 		return 2;
 	for (size_t i = 0; i < sysdev_enumerator_get_count(all); i++) {
-		const char *s =
-		    sysdev_device_get_subsystem(sysdev_enumerator_get_device_at(all, i));
+		const char *s = str(device_at(all, i), sysdev_device_get_subsystem);
 		size_t j;
 
 		if (!s)
@@ -226,10 +268,10 @@ static size_t run_sysdev(const struct query *q)
 	sysdev_enumerator_scan(e);
 	n = sysdev_enumerator_get_count(e);
 	for (size_t i = 0; i < n; i++) {
-		struct sysdev_device *d = sysdev_enumerator_get_device_at(e, i);
+		struct sysdev_device *d = device_at(e, i);
 
-		sum += !!sysdev_device_get_subsystem(d) + !!sysdev_device_get_driver(d) +
-		       !!sysdev_device_get_devname(d);
+		sum += !!str(d, sysdev_device_get_subsystem) + !!str(d, sysdev_device_get_driver) +
+		       !!str(d, sysdev_device_get_devname);
 	}
 	sysdev_enumerator_unref(e);
 	sysdev_unref(ctx);
@@ -300,8 +342,10 @@ static size_t lookup_devnum_sysdev(const struct query *q)
 	for (int i = 0; i < 200; i++) {
 		struct sysdev_device *d;
 
-		if (sysdev_device_new_from_devnum(ctx, 'b', bench_major, bench_minor, &d) == 0) {
-			n += !!sysdev_device_get_subsystem(d) + !!sysdev_device_get_devname(d);
+		if (sysdev_device_new_from_devnum(ctx, 'b', makedev(bench_major, bench_minor),
+						  &d) == 0) {
+			n += !!str(d, sysdev_device_get_subsystem) +
+			     !!str(d, sysdev_device_get_devname);
 			sysdev_device_unref(d);
 		}
 	}
@@ -339,8 +383,7 @@ static size_t lookup_name_sysdev(const struct query *q)
 		struct sysdev_device *d;
 
 		if (sysdev_device_new_from_subsystem_sysname(ctx, "net", "lo", &d) == 0) {
-			n += !!sysdev_device_get_subsystem(d) +
-			     !!sysdev_device_get_property(d, "IFINDEX");
+			n += !!str(d, sysdev_device_get_subsystem) + !!property(d, "IFINDEX");
 			sysdev_device_unref(d);
 		}
 	}
@@ -537,7 +580,7 @@ static int new_device(const char *root, int argc, char **argv)
 			printf("%s -%s\n", argv[i], strerrorname_np(-r));
 			continue;
 		}
-		printf("%s %s\n", argv[i], sysdev_device_get_devpath(d));
+		printf("%s %s\n", argv[i], str(d, sysdev_device_get_devpath));
 		sysdev_device_unref(d);
 	}
 	sysdev_unref(ctx);
@@ -547,13 +590,14 @@ static int new_device(const char *root, int argc, char **argv)
 static int count_one(struct sysdev_device *d, void *data)
 {
 	/* what a caller would read of each */
-	*(size_t *)data += 1 + (sysdev_device_get_subsystem(d) ? 0 : 0);
+	*(size_t *)data += 1 + (str(d, sysdev_device_get_subsystem) ? 0 : 0);
 	return 0;
 }
 
 /* Every device of ROOT: kept by a scan ("count"), or handed over as found ("stream"). */
 static int count(const char *root, bool stream, int argc, char **argv)
 {
+	struct sysdev_device *d;
 	struct sysdev_enumerator *e;
 	struct sysdev *ctx;
 	size_t n = 0;
@@ -564,13 +608,11 @@ static int count(const char *root, bool stream, int argc, char **argv)
 	for (int i = 0; i < argc; i++)
 		if (add_match(e, argv[i]) < 0)
 			return 2;
-	if (stream) {
-		r = sysdev_enumerator_foreach(e, count_one, &n);
-	} else {
-		r = sysdev_enumerator_scan(e);
-		for (size_t i = 0; i < sysdev_enumerator_get_count(e); i++)
-			count_one(sysdev_enumerator_get_device_at(e, i), &n);
-	}
+	/* one way to hand devices over since 1.0: the scan keeps them, the caller iterates */
+	(void)stream;
+	r = sysdev_enumerator_scan(e);
+	SYSDEV_FOREACH_DEVICE(e, d)
+	count_one(d, &n);
 	printf("%zu\n", n);
 	sysdev_enumerator_unref(e);
 	sysdev_unref(ctx);
@@ -580,7 +622,7 @@ static int count(const char *root, bool stream, int argc, char **argv)
 static int print_one(struct sysdev_device *d, void *data)
 {
 	(void)data;
-	printf("%s\n", sysdev_device_get_devpath(d));
+	printf("%s\n", str(d, sysdev_device_get_devpath));
 	return 0;
 }
 
@@ -598,7 +640,11 @@ int main(int argc, char **argv)
 		for (int i = 3; i < argc; i++)
 			if (add_match(e, argv[i]) < 0)
 				return 2;
-		r = sysdev_enumerator_foreach(e, print_one, NULL);
+		struct sysdev_device *d;
+
+		r = sysdev_enumerator_scan(e);
+		SYSDEV_FOREACH_DEVICE(e, d)
+		print_one(d, NULL);
 		sysdev_enumerator_unref(e);
 		sysdev_unref(ctx);
 		return r < 0;

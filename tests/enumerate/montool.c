@@ -31,7 +31,7 @@ static int forge(void)
 	    "net/lo\0SUBSYSTEM=net\0SEQNUM=4242";
 	struct sockaddr_nl to = {.nl_family = AF_NETLINK, .nl_groups = 1};
 	struct sysdev_monitor *m;
-	struct sysdev_event *ev;
+	struct sysdev_device *ev;
 	struct sysdev *ctx;
 	struct pollfd p;
 	int s, r;
@@ -56,7 +56,7 @@ static int forge(void)
 	printf("%s - and it is counted as dropped (%lu)\n",
 	       sysdev_monitor_get_dropped(m) == 1 ? "ok" : "not ok", sysdev_monitor_get_dropped(m));
 	r = r == -EAGAIN && sysdev_monitor_get_dropped(m) == 1 ? 0 : 1;
-	sysdev_event_unref(ev);
+	sysdev_device_unref(ev);
 	sysdev_monitor_unref(m);
 	sysdev_unref(ctx);
 	close(s);
@@ -75,21 +75,31 @@ static int watch(int secs, bool udev)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	while (time(NULL) < end) {
 		struct pollfd p = {.fd = sysdev_monitor_get_fd(m), .events = POLLIN};
-		struct sysdev_event *ev;
+		struct sysdev_device *ev;
 
 		if (poll(&p, 1, 200) <= 0)
 			continue;
 		while (sysdev_monitor_receive(m, &ev) == 0) {
-			int kind = sysdev_event_get_kind(ev);
+			const char *action = NULL, *devpath = NULL, *sub = NULL, *cd = NULL;
+			const char *parent_path = NULL;
+			struct sysdev_device *parent;
+			enum sysdev_kind kind;
+			uint64_t seqnum = 0;
+			bool known = sysdev_device_get_kind(ev, &kind) >= 0;
+
+			sysdev_device_get_seqnum(ev, &seqnum);
+			sysdev_device_get_action(ev, &action);
+			sysdev_device_get_devpath(ev, &devpath);
+			sysdev_device_get_subsystem(ev, &sub);
+			sysdev_device_get_class_dir(ev, &cd);
+			if (sysdev_device_get_parent(ev, &parent) >= 0)
+				sysdev_device_get_devpath(parent, &parent_path);
 
 			printf("%llu %s %s %s %s parent=%s class_dir=%s\n",
-			       sysdev_event_get_seqnum(ev), sysdev_event_get_action(ev),
-			       sysdev_event_get_devpath(ev),
-			       kind >= 0 ? sysdev_kind_to_string(kind) : "-",
-			       sysdev_event_get_subsystem(ev) ?: "-",
-			       sysdev_event_get_parent(ev) ?: "-",
-			       sysdev_event_get_class_dir(ev) ?: "-");
-			sysdev_event_unref(ev);
+			       (unsigned long long)seqnum, action, devpath,
+			       known ? sysdev_kind_to_string(kind) : "-", sub ?: "-",
+			       parent_path ?: "-", cd ?: "-");
+			sysdev_device_unref(ev);
 		}
 	}
 	printf("dropped %lu\n", sysdev_monitor_get_dropped(m));

@@ -63,7 +63,7 @@ static void check_contained(const char *allowed1, const char *allowed2)
 /* Pack @dirfd into a memory buffer (through an unnamed temp file). */
 static char *pack(int dirfd, size_t *len)
 {
-	struct sysdev_capture_stats st;
+	struct tree_counts st;
 	int tfd = openat(basefd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	off_t end;
 	char *buf;

@@ -120,24 +120,29 @@ static bool devpath_ok(const char *p)
 
 static void check_device(struct sysdev_device *dev)
 {
-	const char *devpath = sysdev_device_get_devpath(dev), *name = sysdev_device_get_name(dev);
+	const char *devpath = NULL, *name = NULL;
 	char path[PATH_MAX + 16];
 	struct sysdev_device *cur = sysdev_device_ref(dev), *parent;
-	struct sysdev_power p;
+	struct sysdev_power *p = NULL;
 	struct stat st;
 	char buf[256];
 	int depth = 0;
 
+	FUZZ_ASSERT(sysdev_device_get_devpath(dev, &devpath) == 0);
+	FUZZ_ASSERT(sysdev_device_get_name(dev, &name) == 0);
 	FUZZ_ASSERT(devpath && devpath_ok(devpath));
 	FUZZ_ASSERT(name && strcmp(name, strrchr(devpath, '/') + 1) == 0);
 	snprintf(path, sizeof(path), "%s/uevent", devpath + 1);
 	FUZZ_ASSERT(fstatat(rootfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode));
 	while (sysdev_device_get_parent(cur, &parent) == 0) {
-		const char *pp = sysdev_device_get_devpath(parent);
-		const char *cp = sysdev_device_get_devpath(cur);
+		const char *pp = NULL, *cp = NULL;
 
+		FUZZ_ASSERT(sysdev_device_get_devpath(parent, &pp) == 0);
+		FUZZ_ASSERT(sysdev_device_get_devpath(cur, &cp) == 0);
 		FUZZ_ASSERT(strlen(pp) < strlen(cp) && strncmp(pp, cp, strlen(pp)) == 0 &&
 			    cp[strlen(pp)] == '/');
+		/* the parent is lent by its child: kept before the child goes */
+		sysdev_device_ref(parent);
 		sysdev_device_unref(cur);
 		cur = parent;
 		FUZZ_ASSERT(++depth < 64);
@@ -154,7 +159,8 @@ static void check_device(struct sysdev_device *dev)
 	for (size_t i = 0; sysdev_device_get_attribute_at(dev, i, &attr) == 0; i++)
 		(void)sysdev_device_read_attribute(dev, attr, buf, sizeof(buf));
 	(void)sysdev_device_get_group_at(dev, 0, &attr);
-	(void)sysdev_device_get_power(dev, &p);
+	if (sysdev_device_get_power(dev, &p) == 0)
+		sysdev_power_unref(p);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

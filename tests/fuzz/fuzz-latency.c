@@ -87,9 +87,12 @@ static void check_parse(const uint8_t *data, size_t size)
 
 static void check_power_dir(const uint8_t *data, size_t size)
 {
-	struct sysdev_power p;
+	struct sysdev_power *p = NULL;
+	const char *text;
+	int64_t latency;
+	bool no_power_off;
 	const uint8_t *piece = data, *end = data + size;
-	int32_t us;
+	int32_t us, us2;
 	int r;
 
 	for (size_t i = 0; i < sizeof(power_files) / sizeof(power_files[0]); i++) {
@@ -111,26 +114,28 @@ static void check_power_dir(const uint8_t *data, size_t size)
 		piece += n + 1;
 	}
 	FUZZ_ASSERT(power_read_at(dirfd_, &p) == 0);
-	FUZZ_ASSERT(memchr(p.runtime_status, '\0', sizeof(p.runtime_status)));
-	FUZZ_ASSERT(memchr(p.control, '\0', sizeof(p.control)));
-	FUZZ_ASSERT(memchr(p.wakeup, '\0', sizeof(p.wakeup)));
-	FUZZ_ASSERT(p.resume_latency_us >= -2);
-	FUZZ_ASSERT(p.no_power_off >= -1 && p.no_power_off <= 1);
+	FUZZ_ASSERT(sysdev_power_get_runtime_status(p, &text) == 0 ? strlen(text) < 32 : 1);
+	FUZZ_ASSERT(sysdev_power_get_control(p, &text) == 0 ? strlen(text) < 16 : 1);
+	FUZZ_ASSERT(sysdev_power_get_wakeup(p, &text) == 0 ? strlen(text) < 16 : 1);
+	r = sysdev_power_get_resume_latency_us(p, &latency);
+	FUZZ_ASSERT(r == -ENOENT || r == -ERANGE || (r == 0 && latency >= 0));
+	r = sysdev_power_get_no_power_off(p, &no_power_off);
+	FUZZ_ASSERT(r == -ENOENT || r == 0);
 	r = latency_tolerance_read_at(dirfd_, &us);
-	FUZZ_ASSERT(r == -EOPNOTSUPP || r == -EBADMSG || r == -EBADFD || r == -EFBIG ||
+	FUZZ_ASSERT(r == -ENOENT || r == -EBADMSG || r == -EBADFD || r == -EFBIG ||
 		    (r >= SYSDEV_LT_AUTO && r <= SYSDEV_LT_VALUE));
+	/* the power annotation says the same, with the same cause */
+	FUZZ_ASSERT(sysdev_power_get_latency_tolerance(p, &us2) == r);
 	if (r > 0) {
-		FUZZ_ASSERT((int)p.lt_kind == r);
-		FUZZ_ASSERT(p.lt_us == us);
+		FUZZ_ASSERT(us2 == us);
 		FUZZ_ASSERT(us >= -1);
-	} else if (r == -EOPNOTSUPP) {
-		FUZZ_ASSERT(p.lt_kind == SYSDEV_LT_ABSENT);
-	} else {
-		/* there but no value: the power annotation says so, with the same cause */
-		FUZZ_ASSERT(p.lt_kind == SYSDEV_LT_INVALID);
-		FUZZ_ASSERT(p.lt_error == r);
-		FUZZ_ASSERT(memchr(p.lt_text, '\0', sizeof(p.lt_text)));
 	}
+	if (r == -EBADMSG)
+		FUZZ_ASSERT(sysdev_power_get_latency_tolerance_text(p, &text) == 0 &&
+			    strlen(text) < 24);
+	else
+		FUZZ_ASSERT(sysdev_power_get_latency_tolerance_text(p, &text) == -ENOENT);
+	sysdev_power_unref(p);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

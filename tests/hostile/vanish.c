@@ -26,17 +26,50 @@
 
 #include "libsysdev.h"
 
+/* The walker's counters, as this test reads them. */
+struct walk_stats {
+	unsigned long directories, devices, vanished, unreadable, too_deep;
+};
+
+/* A walker set up and run in one call; its counters in *@st (may be NULL). */
+static int walk(struct sysdev *ctx, const char *start, unsigned flags, int max_depth,
+		sysdev_walk_fn enter, sysdev_walk_fn leave, void *userdata, struct walk_stats *st)
+{
+	struct sysdev_walker *w = NULL;
+	int err;
+
+	err = sysdev_walker_new(ctx, start, &w);
+	if (err >= 0)
+		err = sysdev_walker_set_flags(w, flags);
+	if (err >= 0 && max_depth >= 0)
+		err = sysdev_walker_set_max_depth(w, (unsigned)max_depth);
+	if (err >= 0)
+		err = sysdev_walker_set_callbacks(w, enter, leave, userdata);
+	if (err >= 0)
+		err = sysdev_walker_run(w);
+	if (st)
+		*st = (struct walk_stats){
+		    .directories = sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_DIRECTORIES),
+		    .devices = sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_DEVICES),
+		    .vanished = sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_VANISHED),
+		    .unreadable = sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_UNREADABLE),
+		    .too_deep = sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_TOO_DEEP),
+		};
+	sysdev_walker_unref(w);
+	return err;
+}
+
 static int failures;
 static char root[4096];
 
-#define CHECK(cond, ...)                                                                        \
-	do {                                                                                    \
-		if (!(cond)) {                                                                  \
-			failures++;                                                             \
-			printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                  \
-			printf(__VA_ARGS__);                                                    \
-			putchar('\n');                                                          \
-		}                                                                               \
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			failures++;                                                                \
+			printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                     \
+			printf(__VA_ARGS__);                                                       \
+			putchar('\n');                                                             \
+		}                                                                                  \
 	} while (0)
 
 static void die(const char *what)
@@ -128,8 +161,8 @@ static void rebuild(void)
 struct seen {
 	char names[64][64];
 	int n;
-	const char *remove_at;   /* name whose enter triggers the removals */
-	int mode;                /* which removals */
+	const char *remove_at; /* name whose enter triggers the removals */
+	int mode;	       /* which removals */
 };
 
 static void remove_now(int mode)
@@ -156,7 +189,7 @@ static void remove_now(int mode)
 	}
 }
 
-static int on_enter(const struct sysdev_node *node, void *data)
+static int on_enter(struct sysdev_node *node, void *data)
 {
 	struct seen *s = data;
 
@@ -179,7 +212,7 @@ static bool seen_has(const struct seen *s, const char *name)
 
 static void round_trip(unsigned flags)
 {
-	struct sysdev_walk_stats st;
+	struct walk_stats st;
 	struct sysdev_device *dev;
 	struct seen s = {.remove_at = "a", .mode = 0};
 	struct sysdev *ctx;
@@ -195,12 +228,13 @@ static void round_trip(unsigned flags)
 	CHECK(err == 0, "device b before: %d", err);
 	sysdev_device_unref(dev);
 
-	err = sysdev_walk(ctx, NULL, flags, -1, on_enter, NULL, &s, &st);
+	err = walk(ctx, NULL, flags, -1, on_enter, NULL, &s, &st);
 	CHECK(err == 0, "flags %#x: walk returned %d", flags, err);
-	CHECK(st.vanished == 3, "flags %#x: vanished %lu, expected 3 (b, a/c2, c)", flags, st.vanished);
+	CHECK(st.vanished == 3, "flags %#x: vanished %lu, expected 3 (b, a/c2, c)", flags,
+	      st.vanished);
 	CHECK(st.unreadable == 0, "flags %#x: unreadable %lu", flags, st.unreadable);
-	CHECK(!seen_has(&s, "b") && !seen_has(&s, "x") && !seen_has(&s, "c2") && !seen_has(&s, "deeper") &&
-		      !seen_has(&s, "c"),
+	CHECK(!seen_has(&s, "b") && !seen_has(&s, "x") && !seen_has(&s, "c2") &&
+		  !seen_has(&s, "deeper") && !seen_has(&s, "c"),
 	      "flags %#x: a removed directory was reported", flags);
 	CHECK(seen_has(&s, "c1") && seen_has(&s, "c3") && seen_has(&s, "d"),
 	      "flags %#x: a surviving directory was not reported", flags);
@@ -213,7 +247,7 @@ static void round_trip(unsigned flags)
 	CHECK(err == -ENOENT, "device b after: %d", err);
 	err = sysdev_device_new(ctx, "/devices/platform/c", &dev);
 	CHECK(err == -ENOENT || err == -ENOTDIR || err == -ENODEV, "device c after: %d", err);
-	err = sysdev_walk(ctx, "/devices/platform/b", flags, -1, on_enter, NULL, &s, &st);
+	err = walk(ctx, "/devices/platform/b", flags, -1, on_enter, NULL, &s, &st);
 	CHECK(err == -ENOENT, "walk from vanished b: %d", err);
 	err = sysdev_classify(ctx, "/devices/platform/a/c2");
 	CHECK(err == -ENOENT, "classify vanished c2: %d", err);
@@ -223,7 +257,7 @@ static void round_trip(unsigned flags)
 /* The entered node loses a child it listed, as the first child. */
 static void own_child(void)
 {
-	struct sysdev_walk_stats st;
+	struct walk_stats st;
 	struct seen s = {.remove_at = "a", .mode = 1};
 	struct sysdev *ctx;
 	int err;
@@ -231,15 +265,16 @@ static void own_child(void)
 	rebuild();
 	if (sysdev_new(root, &ctx) < 0)
 		die("sysdev_new");
-	err = sysdev_walk(ctx, "/devices/platform/a", SYSDEV_WALK_SIBLINGS, -1, on_enter, NULL, &s, &st);
+	err = walk(ctx, "/devices/platform/a", SYSDEV_WALK_SIBLINGS, -1, on_enter, NULL, &s, &st);
 	CHECK(err == 0, "walk from a: %d", err);
 	CHECK(st.vanished == 1, "vanished %lu, expected 1", st.vanished);
-	CHECK(!seen_has(&s, "c1") && seen_has(&s, "c2") && seen_has(&s, "deeper") && seen_has(&s, "c3"),
+	CHECK(!seen_has(&s, "c1") && seen_has(&s, "c2") && seen_has(&s, "deeper") &&
+		  seen_has(&s, "c3"),
 	      "wrong nodes reported");
 	sysdev_unref(ctx);
 }
 
-static int count_enter(const struct sysdev_node *node, void *data)
+static int count_enter(struct sysdev_node *node, void *data)
 {
 	(void)node;
 	(*(unsigned long *)data)++;
@@ -249,7 +284,7 @@ static int count_enter(const struct sysdev_node *node, void *data)
 /* Out of descriptors in a deep chain: too_deep, not a failure of the walk. */
 static void fd_limit(void)
 {
-	struct sysdev_walk_stats st;
+	struct walk_stats st;
 	struct rlimit old, rl;
 	unsigned long n = 0;
 	struct sysdev *ctx;
@@ -268,8 +303,8 @@ static void fd_limit(void)
 	rl.rlim_cur = 40;
 	if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
 		die("setrlimit");
-	err = sysdev_walk(ctx, NULL, SYSDEV_WALK_ATTR_GROUPS | SYSDEV_WALK_SIBLINGS, -1, count_enter, NULL,
-			  &n, &st);
+	err = walk(ctx, NULL, SYSDEV_WALK_ATTR_GROUPS | SYSDEV_WALK_SIBLINGS, -1, count_enter, NULL,
+		   &n, &st);
 	setrlimit(RLIMIT_NOFILE, &old);
 	CHECK(err == 0, "walk at the descriptor limit returned %d", err);
 	CHECK(st.too_deep >= 1, "too_deep %lu, expected >= 1", st.too_deep);
@@ -284,7 +319,7 @@ static void fd_limit(void)
 
 struct small_stack_walk {
 	struct sysdev *ctx;
-	struct sysdev_walk_stats st;
+	struct walk_stats st;
 	unsigned long n;
 	int err;
 };
@@ -293,8 +328,8 @@ static void *small_stack_thread(void *data)
 {
 	struct small_stack_walk *s = data;
 
-	s->err = sysdev_walk(s->ctx, NULL, SYSDEV_WALK_ATTR_GROUPS | SYSDEV_WALK_SIBLINGS, -1,
-			     count_enter, NULL, &s->n, &s->st);
+	s->err = walk(s->ctx, NULL, SYSDEV_WALK_ATTR_GROUPS | SYSDEV_WALK_SIBLINGS, -1, count_enter,
+		      NULL, &s->n, &s->st);
 	return NULL;
 }
 
@@ -349,7 +384,8 @@ int main(int argc, char **argv)
 	round_trip(0);
 	round_trip(SYSDEV_WALK_SIBLINGS);
 	round_trip(SYSDEV_WALK_ATTR_GROUPS | SYSDEV_WALK_UEVENT);
-	round_trip(SYSDEV_WALK_SIBLINGS | SYSDEV_WALK_ATTR_GROUPS | SYSDEV_WALK_UEVENT | SYSDEV_WALK_NO_LINKS);
+	round_trip(SYSDEV_WALK_SIBLINGS | SYSDEV_WALK_ATTR_GROUPS | SYSDEV_WALK_UEVENT |
+		   SYSDEV_WALK_NO_LINKS);
 	own_child();
 	fd_limit();
 	small_stack();

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 
 #include "libsysdev.h"
 
@@ -29,8 +30,8 @@ struct rec {
 };
 
 static const char *const field_names[9] = {"subsystem", "subsystem_kind", "driver",
-					    "parent",    "class_dir",      "placement",
-					    "devnum",    "devtype",        "devname"};
+					   "parent",	"class_dir",	  "placement",
+					   "devnum",	"devtype",	  "devname"};
 
 struct recs {
 	struct rec *v;
@@ -53,35 +54,81 @@ static char *dup_or_null(const char *s)
 	return d;
 }
 
-static void node_fields(const struct sysdev_node *n, char *f[9])
-{
-	bool dev = sysdev_node_get_kind(n) == SYSDEV_KIND_DEVICE;
+/* The walker's counters, as this test reads them. */
+struct walk_stats {
+	unsigned long directories, devices, vanished, unreadable, too_deep;
+};
 
-	memset(f, 0, 9 * sizeof(*f));
-	if (!dev)
-		return;
-	f[0] = dup_or_null(sysdev_node_get_subsystem(n));
-	f[1] = dup_or_null(sysdev_subsystem_kind_to_string(sysdev_node_get_subsystem_kind(n)));
-	f[2] = dup_or_null(sysdev_node_get_driver(n));
-	f[3] = dup_or_null(sysdev_node_get_parent(n));
-	f[4] = dup_or_null(sysdev_node_get_class_dir(n));
-	f[5] = dup_or_null(sysdev_placement_to_string(sysdev_node_get_placement(n)));
-	f[6] = dup_or_null(sysdev_node_get_devnum(n));
-	f[7] = dup_or_null(sysdev_node_get_devtype(n));
-	f[8] = dup_or_null(sysdev_node_get_devname(n));
+/* A walker set up and run in one call; its counters in *@st (may be NULL). */
+static int walk(struct sysdev *ctx, const char *start, unsigned flags, int max_depth,
+		sysdev_walk_fn enter, sysdev_walk_fn leave, void *userdata, struct walk_stats *st)
+{
+	struct sysdev_walker *w = NULL;
+	int err;
+
+	err = sysdev_walker_new(ctx, start, &w);
+	if (err >= 0)
+		err = sysdev_walker_set_flags(w, flags);
+	if (err >= 0 && max_depth >= 0)
+		err = sysdev_walker_set_max_depth(w, (unsigned)max_depth);
+	if (err >= 0)
+		err = sysdev_walker_set_callbacks(w, enter, leave, userdata);
+	if (err >= 0)
+		err = sysdev_walker_run(w);
+	if (st)
+		*st = (struct walk_stats){
+		    .directories = sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_DIRECTORIES),
+		    .devices = sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_DEVICES),
+		    .vanished = sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_VANISHED),
+		    .unreadable = sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_UNREADABLE),
+		    .too_deep = sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_TOO_DEEP),
+		};
+	sysdev_walker_unref(w);
+	return err;
 }
 
-static void device_fields(const struct sysdev_device *d, char *f[9])
+/* A string field of @d, NULL where it has none. */
+static const char *str(struct sysdev_device *d, int (*get)(struct sysdev_device *, const char **))
 {
-	f[0] = dup_or_null(sysdev_device_get_subsystem(d));
-	f[1] = dup_or_null(sysdev_subsystem_kind_to_string(sysdev_device_get_subsystem_kind(d)));
-	f[2] = dup_or_null(sysdev_device_get_driver(d));
-	f[3] = dup_or_null(sysdev_device_get_parent_devpath(d));
-	f[4] = dup_or_null(sysdev_device_get_class_dir(d));
-	f[5] = dup_or_null(sysdev_placement_to_string(sysdev_device_get_placement(d)));
-	f[6] = dup_or_null(sysdev_device_get_devnum(d));
-	f[7] = dup_or_null(sysdev_device_get_devtype(d));
-	f[8] = dup_or_null(sysdev_device_get_devname(d));
+	const char *v = NULL;
+
+	return get(d, &v) >= 0 ? v : NULL;
+}
+
+static void device_fields(struct sysdev_device *d, char *f[9])
+{
+	enum sysdev_subsystem_kind sk;
+	enum sysdev_placement pl;
+	struct sysdev_device *p;
+	char num[32];
+	dev_t devnum;
+
+	f[0] = dup_or_null(str(d, sysdev_device_get_subsystem));
+	f[1] = dup_or_null(sysdev_device_get_subsystem_kind(d, &sk) >= 0
+			       ? sysdev_subsystem_kind_to_string(sk)
+			       : NULL);
+	f[2] = dup_or_null(str(d, sysdev_device_get_driver));
+	f[3] = dup_or_null(sysdev_device_get_parent(d, &p) >= 0 ? str(p, sysdev_device_get_devpath)
+								: NULL);
+	f[4] = dup_or_null(str(d, sysdev_device_get_class_dir));
+	f[5] = dup_or_null(sysdev_device_get_placement(d, &pl) >= 0 ? sysdev_placement_to_string(pl)
+								    : NULL);
+	f[6] = dup_or_null(
+	    sysdev_device_get_devnum(d, &devnum) >= 0
+		? (snprintf(num, sizeof(num), "%u:%u", major(devnum), minor(devnum)), num)
+		: NULL);
+	f[7] = dup_or_null(str(d, sysdev_device_get_devtype));
+	f[8] = dup_or_null(str(d, sysdev_device_get_devname));
+}
+
+/* A node's fields: its device's, all NULL for a node that is no device. */
+static void node_fields(struct sysdev_node *n, char *f[9])
+{
+	struct sysdev_device *d;
+
+	memset(f, 0, 9 * sizeof(*f));
+	if (sysdev_node_get_device(n, &d) >= 0)
+		device_fields(d, f);
 }
 
 static void free_fields(char *f[9])
@@ -114,7 +161,7 @@ static void compare_fields(const struct rec *r, char *f[9], const char *how)
 	}
 }
 
-static int on_whole(const struct sysdev_node *n, void *data)
+static int on_whole(struct sysdev_node *n, void *data)
 {
 	struct recs *rs = data;
 	struct rec *r;
@@ -143,7 +190,7 @@ struct single {
 	char *path;
 };
 
-static int on_single(const struct sysdev_node *n, void *data)
+static int on_single(struct sysdev_node *n, void *data)
 {
 	struct single *s = data;
 
@@ -166,9 +213,9 @@ static struct rec *find(struct recs *rs, const char *path)
 int main(int argc, char **argv)
 {
 	struct recs rs = {0};
-	struct sysdev_walk_stats st;
+	struct walk_stats st;
 	struct sysdev *ctx;
-	struct sysdev_reason reason;
+	struct sysdev_reason *reason;
 	int err;
 
 	if (argc != 2) {
@@ -180,8 +227,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "consistency: %s: %s\n", argv[1], strerror(-err));
 		return 2;
 	}
-	err = sysdev_walk(ctx, NULL, SYSDEV_WALK_ATTR_GROUPS | SYSDEV_WALK_UEVENT, -1, on_whole,
-			  NULL, &rs, &st);
+	err = walk(ctx, NULL, SYSDEV_WALK_ATTR_GROUPS | SYSDEV_WALK_UEVENT, -1, on_whole, NULL, &rs,
+		   &st);
 	if (err < 0) {
 		fprintf(stderr, "consistency: walk: %s\n", strerror(-err));
 		return 2;
@@ -201,14 +248,15 @@ int main(int argc, char **argv)
 		/* sysdev_explain: the same kind, in the reason too */
 		k = sysdev_explain(ctx, r->path, &reason);
 		checks++;
-		if (k != r->kind || (k >= 0 && (int)reason.kind != r->kind))
+		if (k != r->kind || (k >= 0 && (int)sysdev_reason_get_kind(reason) != r->kind))
 			fail(r->path, "sysdev_explain", "kind", kname,
-			     k < 0 ? strerror(-k) : sysdev_kind_to_string(reason.kind));
+			     k < 0 ? strerror(-k)
+				   : sysdev_kind_to_string(sysdev_reason_get_kind(reason)));
 		if (k >= 0)
-			sysdev_reason_clear(&reason);
+			sysdev_reason_unref(reason);
 		/* a walk started here, depth 0 */
-		err = sysdev_walk(ctx, r->path, SYSDEV_WALK_ATTR_GROUPS | SYSDEV_WALK_UEVENT, 0,
-				  on_single, NULL, &s, NULL);
+		err = walk(ctx, r->path, SYSDEV_WALK_ATTR_GROUPS | SYSDEV_WALK_UEVENT, 0, on_single,
+			   NULL, &s, NULL);
 		checks++;
 		if (err < 0 || s.calls != 1) {
 			fail(r->path, "walk started here", "result", "one node",
@@ -231,8 +279,8 @@ int main(int argc, char **argv)
 			err = sysdev_device_new_from_devpath(ctx, r->path, &d);
 			checks++;
 			if (err < 0) {
-				fail(r->path, "sysdev_device_new_from_devpath", "result", "a device",
-				     strerror(-err));
+				fail(r->path, "sysdev_device_new_from_devpath", "result",
+				     "a device", strerror(-err));
 				continue;
 			}
 			device_fields(d, f);
@@ -244,12 +292,11 @@ int main(int argc, char **argv)
 
 				checks++;
 				if (sysdev_device_get_parent(d, &p) < 0 ||
-				    !find(&rs, sysdev_device_get_devpath(p)) ||
-				    find(&rs, sysdev_device_get_devpath(p))->kind != SYSDEV_KIND_DEVICE)
+				    !find(&rs, str(p, sysdev_device_get_devpath)) ||
+				    find(&rs, str(p, sysdev_device_get_devpath))->kind !=
+					SYSDEV_KIND_DEVICE)
 					fail(r->path, "sysdev_device_get_parent", "parent", r->f[3],
 					     "no device of the walk");
-				else
-					sysdev_device_unref(p);
 			}
 			sysdev_device_unref(d);
 		} else {

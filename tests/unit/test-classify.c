@@ -66,23 +66,31 @@ static int teardown(void **state)
 
 static void check(struct sysdev *ctx, const char *devpath, int kind, int rule, const char *parent)
 {
-	struct sysdev_reason r;
+	struct sysdev_reason *r = NULL;
+	struct sysdev_device *pdev = NULL;
+	const char *pdevpath = NULL;
 	int got = sysdev_classify(ctx, devpath);
 
 	if (got != kind)
 		fail_msg("%s: classified %d, want %d", devpath, got, kind);
 	got = sysdev_explain(ctx, devpath, &r);
-	if (got != kind || (int)r.kind != kind)
-		fail_msg("%s: explained %d (kind %d), want %d", devpath, got, r.kind, kind);
-	if ((int)r.rule != rule)
-		fail_msg("%s: rule %s, want %s", devpath, sysdev_rule_to_string(r.rule),
+	assert_non_null(r);
+	if (got != kind || (int)sysdev_reason_get_kind(r) != kind)
+		fail_msg("%s: explained %d (kind %d), want %d", devpath, got,
+			 sysdev_reason_get_kind(r), kind);
+	if ((int)sysdev_reason_get_rule(r) != rule)
+		fail_msg("%s: rule %s, want %s", devpath,
+			 sysdev_rule_to_string(sysdev_reason_get_rule(r)),
 			 sysdev_rule_to_string(rule));
-	if (parent ? !r.parent_devpath || strcmp(r.parent_devpath, parent) != 0
-		   : r.parent_devpath != NULL)
-		fail_msg("%s: parent %s, want %s", devpath,
-			 r.parent_devpath ? r.parent_devpath : "none", parent ? parent : "none");
-	sysdev_reason_clear(&r);
-	assert_null(r.parent_devpath);
+	got = sysdev_reason_get_parent(r, &pdev);
+	if (got == 0)
+		assert_int_equal(sysdev_device_get_devpath(pdev, &pdevpath), 0);
+	else
+		assert_int_equal(got, -ENOENT);
+	if (parent ? !pdevpath || strcmp(pdevpath, parent) != 0 : pdevpath != NULL)
+		fail_msg("%s: parent %s, want %s", devpath, pdevpath ? pdevpath : "none",
+			 parent ? parent : "none");
+	assert_null(sysdev_reason_unref(r));
 }
 
 static void test_root(void **state)
@@ -112,7 +120,7 @@ static void test_devices(void **state)
 static void test_class_dirs(void **state)
 {
 	struct fx *f = *state;
-	struct sysdev_reason r;
+	struct sysdev_reason *r = NULL;
 
 	/* named after a class, below a device, holding devices */
 	check(f->ctx, I2C "/leds", SYSDEV_KIND_CLASS_DIR, SYSDEV_RULE_CLASS_DIR, I2C);
@@ -122,31 +130,31 @@ static void test_class_dirs(void **state)
 	check(f->ctx, "/devices/virtual/leds", SYSDEV_KIND_CLASS_DIR, SYSDEV_RULE_CLASS_DIR, NULL);
 	assert_int_equal(sysdev_explain(f->ctx, "/devices/virtual/leds", &r),
 			 SYSDEV_KIND_CLASS_DIR);
-	assert_true(r.name_is_class);
-	assert_true(r.parent_is_virtual);
-	assert_true(r.empty);
-	assert_false(r.has_device_child);
-	assert_false(r.has_uevent);
-	sysdev_reason_clear(&r);
+	assert_true(sysdev_reason_has_fact(r, SYSDEV_FACT_NAME_IS_CLASS));
+	assert_true(sysdev_reason_has_fact(r, SYSDEV_FACT_PARENT_IS_VIRTUAL));
+	assert_true(sysdev_reason_has_fact(r, SYSDEV_FACT_EMPTY));
+	assert_false(sysdev_reason_has_fact(r, SYSDEV_FACT_HAS_DEVICE_CHILD));
+	assert_false(sysdev_reason_has_fact(r, SYSDEV_FACT_HAS_UEVENT));
+	r = sysdev_reason_unref(r);
 	assert_int_equal(sysdev_explain(f->ctx, I2C "/leds", &r), SYSDEV_KIND_CLASS_DIR);
-	assert_true(r.parent_is_device);
-	assert_true(r.has_device_child);
-	assert_false(r.empty);
-	sysdev_reason_clear(&r);
+	assert_true(sysdev_reason_has_fact(r, SYSDEV_FACT_PARENT_IS_DEVICE));
+	assert_true(sysdev_reason_has_fact(r, SYSDEV_FACT_HAS_DEVICE_CHILD));
+	assert_false(sysdev_reason_has_fact(r, SYSDEV_FACT_EMPTY));
+	r = sysdev_reason_unref(r);
 }
 
 static void test_attr_groups(void **state)
 {
 	struct fx *f = *state;
-	struct sysdev_reason r;
+	struct sysdev_reason *r = NULL;
 
 	/* a class name holding only files is an attribute group */
 	check(f->ctx, I2C "/net", SYSDEV_KIND_ATTR_GROUP, SYSDEV_RULE_BELOW_DEVICE, I2C);
 	assert_int_equal(sysdev_explain(f->ctx, I2C "/net", &r), SYSDEV_KIND_ATTR_GROUP);
-	assert_true(r.name_is_class);
-	assert_false(r.empty);
-	assert_false(r.has_device_child);
-	sysdev_reason_clear(&r);
+	assert_true(sysdev_reason_has_fact(r, SYSDEV_FACT_NAME_IS_CLASS));
+	assert_false(sysdev_reason_has_fact(r, SYSDEV_FACT_EMPTY));
+	assert_false(sysdev_reason_has_fact(r, SYSDEV_FACT_HAS_DEVICE_CHILD));
+	r = sysdev_reason_unref(r);
 	check(f->ctx, I2C "/power", SYSDEV_KIND_ATTR_GROUP, SYSDEV_RULE_BELOW_DEVICE, I2C);
 	check(f->ctx, I2C "/engine/state0", SYSDEV_KIND_ATTR_GROUP, SYSDEV_RULE_BELOW_DEVICE, I2C);
 	check(f->ctx, "/devices/virtual/net/lo/queues/rx-0", SYSDEV_KIND_ATTR_GROUP,
@@ -172,7 +180,7 @@ static void test_containers(void **state)
 static void test_uevent_not_regular(void **state)
 {
 	struct fx *f = *state;
-	struct sysdev_reason r;
+	struct sysdev_reason *r = NULL;
 
 	check(f->ctx, "/devices/platform/fifo", SYSDEV_KIND_ATTR_GROUP, SYSDEV_RULE_BELOW_DEVICE,
 	      "/devices/platform");
@@ -182,8 +190,8 @@ static void test_uevent_not_regular(void **state)
 	      "/devices/platform");
 	assert_int_equal(sysdev_explain(f->ctx, "/devices/platform/fifo", &r),
 			 SYSDEV_KIND_ATTR_GROUP);
-	assert_false(r.has_uevent);
-	sysdev_reason_clear(&r);
+	assert_false(sysdev_reason_has_fact(r, SYSDEV_FACT_HAS_UEVENT));
+	r = sysdev_reason_unref(r);
 }
 
 static void test_refused(void **state)
@@ -203,7 +211,7 @@ static void test_refused(void **state)
 	    "/devices/../class",
 	    "/class/net/lo",
 	};
-	struct sysdev_reason r;
+	struct sysdev_reason *r = NULL;
 
 	assert_int_equal(sysdev_classify(NULL, "/devices"), -EINVAL);
 	assert_int_equal(sysdev_classify(f->ctx, NULL), -EINVAL);
@@ -215,7 +223,7 @@ static void test_refused(void **state)
 			fail_msg("'%s' not refused", invalid[i]);
 		if (sysdev_explain(f->ctx, invalid[i], &r) != -EINVAL)
 			fail_msg("'%s' not refused", invalid[i]);
-		assert_null(r.parent_devpath);
+		assert_null(r);
 	}
 	assert_int_equal(sysdev_classify(f->ctx, "/devices/platform/missing"), -ENOENT);
 	assert_int_equal(sysdev_classify(f->ctx, "/devices/missing/x"), -ENOENT);
@@ -229,8 +237,8 @@ static void test_refused(void **state)
 	/* a file is no directory */
 	assert_int_equal(sysdev_classify(f->ctx, I2C "/name"), -ENOTDIR);
 	assert_int_equal(sysdev_explain(f->ctx, I2C "/name", &r), -ENOTDIR);
-	assert_null(r.parent_devpath);
-	sysdev_reason_clear(NULL);
+	assert_null(r);
+	assert_null(sysdev_reason_unref(NULL));
 }
 
 #include "unit-main.h"

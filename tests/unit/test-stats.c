@@ -7,6 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
 #include <cmocka.h>
 
 #include "libsysdev.h"
@@ -29,18 +34,19 @@ static void test_stats(void **state)
 	assert_int_equal(sysdev_new(root, &ctx), 0);
 	assert_int_equal(sysdev_stats_new(ctx, &s), 0);
 
-	assert_string_equal(sysdev_stats_get_bus_class_name(s, 0), "mei");
-	assert_null(sysdev_stats_get_bus_class_name(s, 1));
+	assert_int_equal(sysdev_stats_get_bus_class_name_at(s, 0, &name), 0);
+	assert_string_equal(name, "mei");
+	assert_int_equal(sysdev_stats_get_bus_class_name_at(s, 1, &name), -ENOENT);
 
-	assert_true(sysdev_stats_get_runtime_status(s, true, 0, &name, &n));
+	assert_int_equal(sysdev_stats_get_runtime_status_at(s, true, 0, &name, &n), 0);
 	assert_string_equal(name, "active");
 	assert_int_equal(n, 1);
-	assert_true(sysdev_stats_get_runtime_status(s, true, 1, &name, &n));
+	assert_int_equal(sysdev_stats_get_runtime_status_at(s, true, 1, &name, &n), 0);
 	assert_string_equal(name, "unsupported");
 	assert_int_equal(n, 4);
-	assert_false(sysdev_stats_get_runtime_status(s, true, 2, &name, &n));
+	assert_int_equal(sysdev_stats_get_runtime_status_at(s, true, 2, &name, &n), -ENOENT);
 	/* bus devices: omap_i2c.2 (platform), i2c-2, 2-0045 (i2c), cpu0, toplevel0 */
-	assert_true(sysdev_stats_get_runtime_status(s, false, 0, &name, &n));
+	assert_int_equal(sysdev_stats_get_runtime_status_at(s, false, 0, &name, &n), 0);
 	assert_string_equal(name, "unsupported");
 	assert_int_equal(n, 5);
 
@@ -48,13 +54,28 @@ static void test_stats(void **state)
 	assert_int_equal(sysdev_stats_get_kind_count(s, SYSDEV_KIND_DEVICE), 13);
 	assert_int_equal(sysdev_stats_get_kind_count(s, SYSDEV_KIND_CLASS_DIR), 4);
 	assert_int_equal(sysdev_stats_get_kind_count(s, SYSDEV_KIND_CONTAINER), 3);
-	assert_true(sysdev_stats_get_subsystem(s, 0, &name, &n));
+	assert_int_equal(sysdev_stats_get_subsystem_at(s, 0, &name, &n), 0);
 	assert_string_equal(name, "block");
 	assert_int_equal(n, 2);
-	assert_int_equal(sysdev_stats_get_walk(s)->devices, 13);
-	sysdev_stats_free(s);
+	assert_int_equal(sysdev_stats_get_walk_count(s, SYSDEV_WALK_COUNT_DEVICES), 13);
+	assert_int_equal(sysdev_stats_get_walk_count(s, _SYSDEV_WALK_COUNT_MAX), 0);
+	assert_null(sysdev_stats_unref(s));
 	sysdev_unref(ctx);
 	tree_free(root);
+}
+
+static void test_stats_null(void **state)
+{
+	struct sysdev_stats *s = (struct sysdev_stats *)1;
+	const char *name;
+
+	(void)state;
+	assert_int_equal(sysdev_stats_new(NULL, &s), -EINVAL);
+	assert_null(s);
+	assert_int_equal(sysdev_stats_get_bus_class_name_at(NULL, 0, &name), -EINVAL);
+	assert_int_equal(sysdev_stats_get_subsystem_at(NULL, 0, &name, NULL), -EINVAL);
+	assert_int_equal(sysdev_stats_get_kind_count(NULL, SYSDEV_KIND_DEVICE), 0);
+	assert_null(sysdev_stats_unref(NULL));
 }
 
 #include "unit-main.h"
@@ -62,7 +83,8 @@ static void test_stats(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_stats),
+	    cmocka_unit_test(test_stats),
+	    cmocka_unit_test(test_stats_null),
 	};
 
 	return UNIT_MAIN(tests, NULL, NULL);

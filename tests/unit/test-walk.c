@@ -9,6 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/sysmacros.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
 #include <cmocka.h>
 
 #include "libsysdev.h"
@@ -34,23 +41,84 @@ static char *dup0(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
-static int on_enter(const struct sysdev_node *node, void *data)
+/* The walker's counters, as this test reads them. */
+struct walk_stats {
+	unsigned long directories, devices, vanished, unreadable, too_deep;
+};
+
+/* A walker set up and run in one call; its counters in *@st (may be NULL). */
+static int walk(struct sysdev *ctx, const char *start, unsigned flags, int max_depth,
+		sysdev_walk_fn enter, sysdev_walk_fn leave, void *userdata, struct walk_stats *st)
+{
+	struct sysdev_walker *w = NULL;
+	int err;
+
+	err = sysdev_walker_new(ctx, start, &w);
+	if (err >= 0)
+		err = sysdev_walker_set_flags(w, flags);
+	if (err >= 0 && max_depth >= 0)
+		err = sysdev_walker_set_max_depth(w, (unsigned)max_depth);
+	if (err >= 0)
+		err = sysdev_walker_set_callbacks(w, enter, leave, userdata);
+	if (err >= 0)
+		err = sysdev_walker_run(w);
+	if (st)
+		*st = (struct walk_stats){
+		    .directories = sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_DIRECTORIES),
+		    .devices = sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_DEVICES),
+		    .vanished = sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_VANISHED),
+		    .unreadable = sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_UNREADABLE),
+		    .too_deep = sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_TOO_DEEP),
+		};
+	sysdev_walker_unref(w);
+	return err;
+}
+
+/* A string field of @dev, NULL where the getter says absent (and only then). */
+static const char *str(struct sysdev_device *dev,
+		       int (*get)(struct sysdev_device *dev, const char **ret))
+{
+	const char *v = NULL;
+	int r = get(dev, &v);
+
+	if (r < 0 && r != -ENOENT)
+		fail_msg("a getter failed: %s", strerror(-r));
+	return r < 0 ? NULL : v;
+}
+
+static int on_enter(struct sysdev_node *node, void *data)
 {
 	struct collect *c = data;
 	struct seen *s = &c->v[c->n++];
+	struct sysdev_device *dev, *parent;
+	char num[32];
+	dev_t devnum;
 
 	assert_true(c->n < 256);
+	memset(s, 0, sizeof(*s));
 	s->path = strdup(sysdev_node_get_devpath(node));
 	s->kind = sysdev_node_get_kind(node);
-	s->subsystem = dup0(sysdev_node_get_subsystem(node));
-	s->skind = sysdev_node_get_subsystem_kind(node);
-	s->driver = dup0(sysdev_node_get_driver(node));
-	s->parent = dup0(sysdev_node_get_parent(node));
-	s->class_dir = dup0(sysdev_node_get_class_dir(node));
-	s->devnum = dup0(sysdev_node_get_devnum(node));
-	s->devtype = dup0(sysdev_node_get_devtype(node));
-	s->devname = dup0(sysdev_node_get_devname(node));
-	s->placement = sysdev_node_get_placement(node);
+	if (sysdev_node_get_device(node, &dev) == 0) {
+		assert_int_equal(s->kind, SYSDEV_KIND_DEVICE);
+		s->subsystem = dup0(str(dev, sysdev_device_get_subsystem));
+		if (sysdev_device_get_subsystem_kind(dev, &s->skind) < 0)
+			s->skind = SYSDEV_SUBSYSTEM_NONE;
+		s->driver = dup0(str(dev, sysdev_device_get_driver));
+		if (sysdev_device_get_parent(dev, &parent) == 0)
+			s->parent = dup0(str(parent, sysdev_device_get_devpath));
+		s->class_dir = dup0(str(dev, sysdev_device_get_class_dir));
+		if (sysdev_device_get_devnum(dev, &devnum) == 0) {
+			snprintf(num, sizeof(num), "%u:%u", major(devnum), minor(devnum));
+			s->devnum = strdup(num);
+		}
+		s->devtype = dup0(str(dev, sysdev_device_get_devtype));
+		s->devname = dup0(str(dev, sysdev_device_get_devname));
+		assert_int_equal(sysdev_device_get_placement(dev, &s->placement), 0);
+		assert_string_equal(str(dev, sysdev_device_get_devpath), s->path);
+	} else {
+		assert_int_not_equal(s->kind, SYSDEV_KIND_DEVICE);
+		s->skind = SYSDEV_SUBSYSTEM_NONE;
+	}
 	s->depth = sysdev_node_get_depth(node);
 	s->has_next = sysdev_node_has_next_sibling(node);
 	/* the name is the last component of the devpath */
@@ -96,7 +164,7 @@ static size_t count_dirs(const char *root)
 	return ndirs;
 }
 
-static int on_leave(const struct sysdev_node *node, void *data)
+static int on_leave(struct sysdev_node *node, void *data)
 {
 	(void)node;
 	((struct collect *)data)->leaves++;
@@ -163,44 +231,45 @@ static void test_kinds(void **state)
 		const char *path;
 		enum sysdev_kind kind;
 	} want[] = {
-		{"/devices", SYSDEV_KIND_ROOT},
-		{"/devices/platform", SYSDEV_KIND_DEVICE},
-		{"/devices/platform/power", SYSDEV_KIND_ATTR_GROUP},
-		{"/devices/platform/omap_i2c.2/i2c-2/2-0045", SYSDEV_KIND_DEVICE},
-		{"/devices/platform/omap_i2c.2/i2c-2/2-0045/leds", SYSDEV_KIND_CLASS_DIR},
-		{"/devices/platform/omap_i2c.2/i2c-2/2-0045/leds/gta04:green:power",
-		 SYSDEV_KIND_DEVICE},
-		{"/devices/platform/omap_i2c.2/i2c-2/2-0045/engine", SYSDEV_KIND_ATTR_GROUP},
-		{"/devices/platform/omap_i2c.2/i2c-2/2-0045/engine/state0", SYSDEV_KIND_ATTR_GROUP},
-		{"/devices/platform/omap_i2c.2/i2c-2/2-0045/engine/leds", SYSDEV_KIND_ATTR_GROUP},
-		{"/devices/platform/omap_i2c.2/i2c-2/2-0045/engine/leds/x", SYSDEV_KIND_DEVICE},
-		{"/devices/platform/omap_i2c.2/i2c-2/2-0045/net", SYSDEV_KIND_ATTR_GROUP},
-		{"/devices/platform/omap_i2c.2/i2c-2/2-0045/block", SYSDEV_KIND_CLASS_DIR},
-		{"/devices/platform/omap_i2c.2/i2c-2/2-0045/block/sda/sda1", SYSDEV_KIND_DEVICE},
-		{"/devices/virtual", SYSDEV_KIND_CONTAINER},
-		{"/devices/virtual/net", SYSDEV_KIND_CLASS_DIR},
-		{"/devices/virtual/net/lo/queues/rx-0", SYSDEV_KIND_ATTR_GROUP},
-		{"/devices/virtual/leds", SYSDEV_KIND_CLASS_DIR},
-		{"/devices/system", SYSDEV_KIND_CONTAINER},
-		{"/devices/system/cpu", SYSDEV_KIND_DEVICE},
-		{"/devices/system/cpu/cpu0/cpuidle/state0", SYSDEV_KIND_ATTR_GROUP},
-		{"/devices/system/memory", SYSDEV_KIND_CONTAINER},
-		{"/devices/toplevel0", SYSDEV_KIND_DEVICE},
+	    {"/devices", SYSDEV_KIND_ROOT},
+	    {"/devices/platform", SYSDEV_KIND_DEVICE},
+	    {"/devices/platform/power", SYSDEV_KIND_ATTR_GROUP},
+	    {"/devices/platform/omap_i2c.2/i2c-2/2-0045", SYSDEV_KIND_DEVICE},
+	    {"/devices/platform/omap_i2c.2/i2c-2/2-0045/leds", SYSDEV_KIND_CLASS_DIR},
+	    {"/devices/platform/omap_i2c.2/i2c-2/2-0045/leds/gta04:green:power",
+	     SYSDEV_KIND_DEVICE},
+	    {"/devices/platform/omap_i2c.2/i2c-2/2-0045/engine", SYSDEV_KIND_ATTR_GROUP},
+	    {"/devices/platform/omap_i2c.2/i2c-2/2-0045/engine/state0", SYSDEV_KIND_ATTR_GROUP},
+	    {"/devices/platform/omap_i2c.2/i2c-2/2-0045/engine/leds", SYSDEV_KIND_ATTR_GROUP},
+	    {"/devices/platform/omap_i2c.2/i2c-2/2-0045/engine/leds/x", SYSDEV_KIND_DEVICE},
+	    {"/devices/platform/omap_i2c.2/i2c-2/2-0045/net", SYSDEV_KIND_ATTR_GROUP},
+	    {"/devices/platform/omap_i2c.2/i2c-2/2-0045/block", SYSDEV_KIND_CLASS_DIR},
+	    {"/devices/platform/omap_i2c.2/i2c-2/2-0045/block/sda/sda1", SYSDEV_KIND_DEVICE},
+	    {"/devices/virtual", SYSDEV_KIND_CONTAINER},
+	    {"/devices/virtual/net", SYSDEV_KIND_CLASS_DIR},
+	    {"/devices/virtual/net/lo/queues/rx-0", SYSDEV_KIND_ATTR_GROUP},
+	    {"/devices/virtual/leds", SYSDEV_KIND_CLASS_DIR},
+	    {"/devices/system", SYSDEV_KIND_CONTAINER},
+	    {"/devices/system/cpu", SYSDEV_KIND_DEVICE},
+	    {"/devices/system/cpu/cpu0/cpuidle/state0", SYSDEV_KIND_ATTR_GROUP},
+	    {"/devices/system/memory", SYSDEV_KIND_CONTAINER},
+	    {"/devices/toplevel0", SYSDEV_KIND_DEVICE},
 	};
-	struct sysdev_walk_stats st;
+	struct walk_stats st;
 	struct collect c = {0};
 	struct sysdev *ctx;
 
 	assert_int_equal(sysdev_new(*state, &ctx), 0);
-	assert_int_equal(sysdev_walk(ctx, NULL, SYSDEV_WALK_ATTR_GROUPS | SYSDEV_WALK_UEVENT, -1,
-				     on_enter, on_leave, &c, &st),
+	assert_int_equal(walk(ctx, NULL, SYSDEV_WALK_ATTR_GROUPS | SYSDEV_WALK_UEVENT, -1, on_enter,
+			      on_leave, &c, &st),
 			 0);
 	assert_int_equal(c.leaves, c.n);
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		const struct seen *s = find(&c, want[i].path);
 
 		if (s->kind != want[i].kind)
-			fail_msg("%s: kind %s, want %s", want[i].path, sysdev_kind_to_string(s->kind),
+			fail_msg("%s: kind %s, want %s", want[i].path,
+				 sysdev_kind_to_string(s->kind),
 				 sysdev_kind_to_string(want[i].kind));
 		/* the single-directory classification agrees with the walk */
 		assert_int_equal(sysdev_classify(ctx, want[i].path), (int)want[i].kind);
@@ -229,8 +298,7 @@ static void test_device_fields(void **state)
 	const struct seen *s;
 
 	assert_int_equal(sysdev_new(*state, &ctx), 0);
-	assert_int_equal(sysdev_walk(ctx, NULL, SYSDEV_WALK_UEVENT, -1, on_enter, NULL, &c, NULL),
-			 0);
+	assert_int_equal(walk(ctx, NULL, SYSDEV_WALK_UEVENT, -1, on_enter, NULL, &c, NULL), 0);
 	/* without SYSDEV_WALK_ATTR_GROUPS, attribute groups are not reported */
 	assert_false(reported(&c, "/devices/platform/power"));
 	assert_true(reported(&c, "/devices/platform/omap_i2c.2/i2c-2/2-0045/engine/leds/x"));
@@ -302,8 +370,9 @@ static void test_start_and_depth(void **state)
 
 	assert_int_equal(sysdev_new(*state, &ctx), 0);
 	/* a start below the top keeps its real parent and grouping directory */
-	assert_int_equal(sysdev_walk(ctx, "/devices/platform/omap_i2c.2/i2c-2/2-0045/leds/gta04:green:power",
-				     0, -1, on_enter, NULL, &c, NULL),
+	assert_int_equal(walk(ctx,
+			      "/devices/platform/omap_i2c.2/i2c-2/2-0045/leds/gta04:green:power", 0,
+			      -1, on_enter, NULL, &c, NULL),
 			 0);
 	assert_int_equal(c.n, 1);
 	s = &c.v[0];
@@ -312,22 +381,21 @@ static void test_start_and_depth(void **state)
 	S_EQ("leds", s->class_dir);
 	collect_free(&c);
 
-	assert_int_equal(sysdev_walk(ctx, NULL, 0, 1, on_enter, NULL, &c, NULL), 0);
+	assert_int_equal(walk(ctx, NULL, 0, 1, on_enter, NULL, &c, NULL), 0);
 	for (size_t i = 0; i < c.n; i++)
 		assert_true(c.v[i].depth <= 1);
 	assert_true(reported(&c, "/devices/platform"));
 	assert_false(reported(&c, "/devices/platform/omap_i2c.2"));
 	collect_free(&c);
 
-	assert_int_equal(sysdev_walk(ctx, "/devices/nope", 0, -1, on_enter, NULL, &c, NULL), -ENOENT);
-	assert_int_equal(sysdev_walk(ctx, "/devices/../etc", 0, -1, on_enter, NULL, &c, NULL),
-			 -EINVAL);
-	assert_int_equal(sysdev_walk(ctx, "devices", 0, -1, on_enter, NULL, &c, NULL), -EINVAL);
+	assert_int_equal(walk(ctx, "/devices/nope", 0, -1, on_enter, NULL, &c, NULL), -ENOENT);
+	assert_int_equal(walk(ctx, "/devices/../etc", 0, -1, on_enter, NULL, &c, NULL), -EINVAL);
+	assert_int_equal(walk(ctx, "devices", 0, -1, on_enter, NULL, &c, NULL), -EINVAL);
 	assert_int_equal(c.n, 0);
 	sysdev_unref(ctx);
 }
 
-static int stop_at_cpu(const struct sysdev_node *node, void *data)
+static int stop_at_cpu(struct sysdev_node *node, void *data)
 {
 	int *count = data;
 
@@ -347,8 +415,7 @@ static void test_skip_and_stop(void **state)
 	int count = 0;
 
 	assert_int_equal(sysdev_new(*state, &ctx), 0);
-	assert_int_equal(sysdev_walk(ctx, NULL, 0, -1, stop_at_cpu, NULL, &count, NULL),
-			 -ECANCELED);
+	assert_int_equal(walk(ctx, NULL, 0, -1, stop_at_cpu, NULL, &count, NULL), -ECANCELED);
 	assert_true(count > 2);
 	sysdev_unref(ctx);
 }
@@ -360,8 +427,7 @@ static void test_siblings(void **state)
 	struct sysdev *ctx;
 
 	assert_int_equal(sysdev_new(*state, &ctx), 0);
-	assert_int_equal(sysdev_walk(ctx, NULL, SYSDEV_WALK_SIBLINGS, -1, on_enter, NULL, &c, NULL),
-			 0);
+	assert_int_equal(walk(ctx, NULL, SYSDEV_WALK_SIBLINGS, -1, on_enter, NULL, &c, NULL), 0);
 	/* 2-0045's reported children: block, ep_00, leds (engine, net, power hidden) */
 	assert_true(find(&c, "/devices/platform/omap_i2c.2/i2c-2/2-0045/block")->has_next);
 	assert_true(find(&c, "/devices/platform/omap_i2c.2/i2c-2/2-0045/ep_00")->has_next);
@@ -411,42 +477,145 @@ static void test_context(void **state)
 
 static void test_explain(void **state)
 {
-	struct sysdev_reason r;
+	struct sysdev_reason *r;
+	struct sysdev_device *parent;
 	struct sysdev *ctx;
 
 	assert_int_equal(sysdev_new(*state, &ctx), 0);
 	/* empty, named after a class, in S/devices/virtual */
 	assert_int_equal(sysdev_explain(ctx, "/devices/virtual/leds", &r), SYSDEV_KIND_CLASS_DIR);
-	assert_int_equal(r.kind, SYSDEV_KIND_CLASS_DIR);
-	assert_int_equal(r.rule, SYSDEV_RULE_CLASS_DIR);
-	assert_true(r.name_is_class && r.parent_is_virtual && r.empty);
-	assert_false(r.parent_is_device || r.has_uevent || r.below_device);
-	assert_null(r.parent_devpath);
-	sysdev_reason_clear(&r);
+	assert_int_equal(sysdev_reason_get_kind(r), SYSDEV_KIND_CLASS_DIR);
+	assert_int_equal(sysdev_reason_get_rule(r), SYSDEV_RULE_CLASS_DIR);
+	assert_true(sysdev_reason_has_fact(r, SYSDEV_FACT_NAME_IS_CLASS));
+	assert_true(sysdev_reason_has_fact(r, SYSDEV_FACT_PARENT_IS_VIRTUAL));
+	assert_true(sysdev_reason_has_fact(r, SYSDEV_FACT_EMPTY));
+	assert_false(sysdev_reason_has_fact(r, SYSDEV_FACT_PARENT_IS_DEVICE));
+	assert_false(sysdev_reason_has_fact(r, SYSDEV_FACT_HAS_UEVENT));
+	assert_false(sysdev_reason_has_fact(r, SYSDEV_FACT_BELOW_DEVICE));
+	assert_false(sysdev_reason_has_fact(r, _SYSDEV_FACT_MAX));
+	assert_int_equal(sysdev_reason_get_parent(r, &parent), -ENOENT);
+	assert_null(parent);
+	assert_null(sysdev_reason_unref(r));
 	/* class-named below a device, but holding attributes only */
 	assert_int_equal(sysdev_explain(ctx, "/devices/platform/omap_i2c.2/i2c-2/2-0045/net", &r),
 			 SYSDEV_KIND_ATTR_GROUP);
-	assert_int_equal(r.rule, SYSDEV_RULE_BELOW_DEVICE);
-	assert_true(r.name_is_class && r.parent_is_device && r.below_device);
-	assert_false(r.empty || r.has_device_child);
-	assert_string_equal(r.parent_devpath, "/devices/platform/omap_i2c.2/i2c-2/2-0045");
-	sysdev_reason_clear(&r);
-	assert_null(r.parent_devpath);
-	assert_int_equal(sysdev_explain(ctx, "/devices/platform/omap_i2c.2", &r), SYSDEV_KIND_DEVICE);
-	assert_int_equal(r.rule, SYSDEV_RULE_UEVENT);
-	assert_true(r.has_uevent);
-	assert_string_equal(r.parent_devpath, "/devices/platform"); /* a device in this tree */
-	sysdev_reason_clear(&r);
+	assert_int_equal(sysdev_reason_get_rule(r), SYSDEV_RULE_BELOW_DEVICE);
+	assert_true(sysdev_reason_has_fact(r, SYSDEV_FACT_NAME_IS_CLASS));
+	assert_true(sysdev_reason_has_fact(r, SYSDEV_FACT_PARENT_IS_DEVICE));
+	assert_true(sysdev_reason_has_fact(r, SYSDEV_FACT_BELOW_DEVICE));
+	assert_false(sysdev_reason_has_fact(r, SYSDEV_FACT_EMPTY));
+	assert_false(sysdev_reason_has_fact(r, SYSDEV_FACT_HAS_DEVICE_CHILD));
+	assert_int_equal(sysdev_reason_get_parent(r, &parent), 0);
+	assert_string_equal(str(parent, sysdev_device_get_devpath),
+			    "/devices/platform/omap_i2c.2/i2c-2/2-0045");
+	sysdev_reason_unref(r);
+	assert_int_equal(sysdev_explain(ctx, "/devices/platform/omap_i2c.2", &r),
+			 SYSDEV_KIND_DEVICE);
+	assert_int_equal(sysdev_reason_get_rule(r), SYSDEV_RULE_UEVENT);
+	assert_true(sysdev_reason_has_fact(r, SYSDEV_FACT_HAS_UEVENT));
+	assert_int_equal(sysdev_reason_get_parent(r, &parent), 0);
+	assert_string_equal(str(parent, sysdev_device_get_devpath), "/devices/platform");
+	sysdev_reason_unref(r);
 	assert_int_equal(sysdev_explain(ctx, "/devices", &r), SYSDEV_KIND_ROOT);
-	assert_int_equal(r.rule, SYSDEV_RULE_ROOT);
-	sysdev_reason_clear(&r);
+	assert_int_equal(sysdev_reason_get_rule(r), SYSDEV_RULE_ROOT);
+	sysdev_reason_unref(r);
 	assert_int_equal(sysdev_explain(ctx, "/devices/virtual", &r), SYSDEV_KIND_CONTAINER);
-	assert_int_equal(r.rule, SYSDEV_RULE_NO_DEVICE_ABOVE);
-	sysdev_reason_clear(&r);
+	assert_int_equal(sysdev_reason_get_rule(r), SYSDEV_RULE_NO_DEVICE_ABOVE);
+	sysdev_reason_unref(r);
 	assert_int_equal(sysdev_explain(ctx, "/devices/nope", &r), -ENOENT);
-	assert_null(r.parent_devpath);
+	assert_null(r);
+	assert_int_equal(sysdev_explain(NULL, "/devices", &r), -EINVAL);
+	assert_int_equal(sysdev_explain(ctx, "/devices", NULL), -EINVAL);
+	assert_int_equal(sysdev_reason_get_parent(NULL, &parent), -EINVAL);
 	assert_string_equal(sysdev_rule_to_string(SYSDEV_RULE_BELOW_DEVICE), "below-device");
 	assert_null(sysdev_rule_to_string(_SYSDEV_RULE_MAX));
+	sysdev_unref(ctx);
+}
+
+/* The walker object: setters, counters, -EINVAL on a bad argument, -EBUSY while it runs. */
+static int run_again(struct sysdev_node *node, void *data)
+{
+	struct sysdev_walker *w = data;
+
+	(void)node;
+	assert_int_equal(sysdev_walker_run(w), -EBUSY);
+	assert_int_equal(sysdev_walker_set_flags(w, 0), -EBUSY);
+	return -ECANCELED;
+}
+
+static void test_walker(void **state)
+{
+	struct sysdev_walker *w = (struct sysdev_walker *)1;
+	struct collect c = {0};
+	const char *name;
+	unsigned char type;
+	struct sysdev *ctx;
+
+	assert_int_equal(sysdev_new(*state, &ctx), 0);
+	assert_int_equal(sysdev_walker_new(NULL, NULL, &w), -EINVAL);
+	assert_null(w);
+	assert_int_equal(sysdev_walker_new(ctx, "devices", &w), -EINVAL);
+	assert_int_equal(sysdev_walker_new(ctx, NULL, NULL), -EINVAL);
+	assert_int_equal(sysdev_walker_run(NULL), -EINVAL);
+	assert_int_equal(sysdev_walker_set_flags(NULL, 0), -EINVAL);
+	assert_int_equal(sysdev_walker_get_count(NULL, SYSDEV_WALK_COUNT_DEVICES), 0);
+	assert_null(sysdev_walker_unref(NULL));
+
+	assert_int_equal(sysdev_walker_new(ctx, NULL, &w), 0);
+	assert_int_equal(sysdev_walker_set_flags(w, 1u << 20), -EINVAL);
+	assert_int_equal(sysdev_walker_set_flags(w, SYSDEV_WALK_UEVENT), 0);
+	assert_int_equal(sysdev_walker_set_max_depth(w, 1), 0);
+	assert_int_equal(sysdev_walker_set_callbacks(w, on_enter, NULL, &c), 0);
+	assert_int_equal(sysdev_walker_run(w), 0);
+	for (size_t i = 0; i < c.n; i++)
+		assert_true(c.v[i].depth <= 1);
+	/* the article's tree: /devices, platform, system, toplevel0, virtual at depth <= 1 */
+	assert_int_equal(sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_DEVICES), 2);
+	assert_int_equal(sysdev_walker_get_count(w, _SYSDEV_WALK_COUNT_MAX), 0);
+	/* run twice: the counters start again */
+	collect_free(&c);
+	assert_int_equal(sysdev_walker_run(w), 0);
+	assert_int_equal(sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_DEVICES), 2);
+	collect_free(&c);
+	/* a callback cannot run its own walker again */
+	assert_int_equal(sysdev_walker_set_callbacks(w, run_again, NULL, w), 0);
+	assert_int_equal(sysdev_walker_run(w), -ECANCELED);
+	assert_ptr_equal(sysdev_walker_ref(w), w);
+	assert_null(sysdev_walker_unref(w));
+	assert_null(sysdev_walker_unref(w));
+	/* node facts: NULL is answered, never a crash */
+	assert_null(sysdev_node_get_devpath(NULL));
+	assert_int_equal(sysdev_node_get_entry_at(NULL, 0, &name, &type), -EINVAL);
+	assert_int_equal(sysdev_node_get_device(NULL, (struct sysdev_device **)&w), -EINVAL);
+	sysdev_unref(ctx);
+}
+
+/* The entries of a node, past the end -ENOENT. */
+static int entries(struct sysdev_node *node, void *data)
+{
+	size_t *n = data;
+	const char *name;
+	unsigned char type;
+
+	SYSDEV_NODE_FOREACH_ENTRY(node, name, type)
+	{
+		assert_true(sysdev_node_has_entry(node, name));
+		(*n)++;
+	}
+	assert_int_equal(sysdev_node_get_entry_at(node, *n, &name, &type), -ENOENT);
+	assert_int_equal(sysdev_node_get_entry_at(node, 0, NULL, &type), -EINVAL);
+	return SYSDEV_WALK_SKIP;
+}
+
+static void test_entries(void **state)
+{
+	struct sysdev *ctx;
+	size_t n = 0;
+
+	assert_int_equal(sysdev_new(*state, &ctx), 0);
+	/* /devices: platform, system, toplevel0, virtual */
+	assert_int_equal(walk(ctx, NULL, 0, -1, entries, NULL, &n, NULL), 0);
+	assert_int_equal(n, 4);
 	sysdev_unref(ctx);
 }
 
@@ -455,10 +624,11 @@ static void test_explain(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_kinds),          cmocka_unit_test(test_device_fields),
-		cmocka_unit_test(test_start_and_depth), cmocka_unit_test(test_skip_and_stop),
-		cmocka_unit_test(test_siblings),       cmocka_unit_test(test_context),
-		cmocka_unit_test(test_explain),
+	    cmocka_unit_test(test_kinds),	    cmocka_unit_test(test_device_fields),
+	    cmocka_unit_test(test_start_and_depth), cmocka_unit_test(test_skip_and_stop),
+	    cmocka_unit_test(test_siblings),	    cmocka_unit_test(test_context),
+	    cmocka_unit_test(test_explain),	    cmocka_unit_test(test_walker),
+	    cmocka_unit_test(test_entries),
 	};
 
 	return UNIT_MAIN(tests, setup, teardown);

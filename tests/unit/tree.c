@@ -119,8 +119,8 @@ static void up_to_root(const char *devpath, char *out, size_t size)
 	strncat(out, "../", size - strlen(out) - 1);
 }
 
-void tree_device(const char *root, const char *devpath, const char *subsystem,
-		 const char *driver, const char *uevent)
+void tree_device(const char *root, const char *devpath, const char *subsystem, const char *driver,
+		 const char *uevent)
 {
 	char path[PATH_MAX], target[PATH_MAX], up[PATH_MAX];
 
@@ -155,7 +155,8 @@ void tree_device(const char *root, const char *devpath, const char *subsystem,
 		snprintf(target, sizeof(target), "%sbus/%s/drivers/%s", up,
 			 colon ? colon + 1 : "none", driver);
 		tree_link(root, path, target);
-		snprintf(path, sizeof(path), "bus/%s/drivers/%s/", colon ? colon + 1 : "none", driver);
+		snprintf(path, sizeof(path), "bus/%s/drivers/%s/", colon ? colon + 1 : "none",
+			 driver);
 		tree_dir(root, path);
 	}
 }
@@ -174,15 +175,18 @@ void tree_article(const char *root)
 	tree_device(root, "/devices/platform", NULL, NULL, "");
 	tree_device(root, "/devices/platform/omap_i2c.2", "bus:platform", "omap_i2c",
 		    "DRIVER=omap_i2c\nOF_NAME=i2c\n");
-	tree_device(root, "/devices/platform/omap_i2c.2/i2c-2", "bus:i2c", NULL, "DEVTYPE=i2c_adapter\n");
+	tree_device(root, "/devices/platform/omap_i2c.2/i2c-2", "bus:i2c", NULL,
+		    "DEVTYPE=i2c_adapter\n");
 	tree_device(root, "/devices/platform/omap_i2c.2/i2c-2/2-0045", "bus:i2c", "leds-tca6507",
 		    "DRIVER=leds-tca6507\nMODALIAS=i2c:tca6507\n");
-	tree_file(root, "devices/platform/omap_i2c.2/i2c-2/2-0045/power/pm_qos_latency_tolerance_us",
+	tree_file(root,
+		  "devices/platform/omap_i2c.2/i2c-2/2-0045/power/pm_qos_latency_tolerance_us",
 		  "auto\n");
 	tree_file(root, "devices/platform/omap_i2c.2/i2c-2/2-0045/name", "tca6507\n");
 	tree_device(root, "/devices/platform/omap_i2c.2/i2c-2/2-0045/leds/gta04:green:power",
 		    "class:leds", NULL, "");
-	tree_file(root, "devices/platform/omap_i2c.2/i2c-2/2-0045/leds/gta04:green:power/brightness",
+	tree_file(root,
+		  "devices/platform/omap_i2c.2/i2c-2/2-0045/leds/gta04:green:power/brightness",
 		  "100\n");
 	tree_device(root, "/devices/platform/omap_i2c.2/i2c-2/2-0045/leds/gta04:red:aux",
 		    "class:leds", NULL, "");
@@ -194,22 +198,24 @@ void tree_article(const char *root)
 	/* a class-named directory holding only files: an attr-group */
 	tree_file(root, "devices/platform/omap_i2c.2/i2c-2/2-0045/net/carrier", "1\n");
 	/* disk with a partition: a class device under a class device */
-	tree_device(root, "/devices/platform/omap_i2c.2/i2c-2/2-0045/block/sda", "class:block", NULL,
-		    "MAJOR=8\nMINOR=0\nDEVNAME=sda\nDEVTYPE=disk\n");
+	tree_device(root, "/devices/platform/omap_i2c.2/i2c-2/2-0045/block/sda", "class:block",
+		    NULL, "MAJOR=8\nMINOR=0\nDEVNAME=sda\nDEVTYPE=disk\n");
 	tree_file(root, "devices/platform/omap_i2c.2/i2c-2/2-0045/block/sda/dev", "8:0\n");
 	tree_device(root, "/devices/platform/omap_i2c.2/i2c-2/2-0045/block/sda/sda1", "class:block",
 		    NULL, "MAJOR=8\nMINOR=1\nDEVNAME=sda1\nDEVTYPE=partition\n");
 	tree_file(root, "devices/platform/omap_i2c.2/i2c-2/2-0045/block/sda/sda1/dev", "8:1\n");
-	tree_link(root, "dev/block/8:0", "../../devices/platform/omap_i2c.2/i2c-2/2-0045/block/sda");
+	tree_link(root, "dev/block/8:0",
+		  "../../devices/platform/omap_i2c.2/i2c-2/2-0045/block/sda");
 	tree_link(root, "dev/block/8:1",
 		  "../../devices/platform/omap_i2c.2/i2c-2/2-0045/block/sda/sda1");
 	/* parentless devices */
-	tree_device(root, "/devices/virtual/net/lo", "class:net", NULL, "INTERFACE=lo\nIFINDEX=1\n");
+	tree_device(root, "/devices/virtual/net/lo", "class:net", NULL,
+		    "INTERFACE=lo\nIFINDEX=1\n");
 	tree_file(root, "devices/virtual/net/lo/queues/rx-0/rps_cpus", "0\n");
-	tree_dir(root, "devices/virtual/leds/");  /* empty class grouping dir */
+	tree_dir(root, "devices/virtual/leds/"); /* empty class grouping dir */
 	tree_device(root, "/devices/system/cpu", NULL, NULL, "");
 	tree_device(root, "/devices/system/cpu/cpu0", "bus:cpu", NULL, "");
 	tree_dir(root, "devices/system/cpu/cpu0/cpuidle/state0/");
-	tree_dir(root, "devices/system/memory/");  /* container: no uevent */
+	tree_dir(root, "devices/system/memory/"); /* container: no uevent */
 	tree_device(root, "/devices/toplevel0", "bus:mei", NULL, "");
 }

@@ -18,8 +18,8 @@ char *tree_read(const char *root, const char *path);
  * and subsystem link to bus/NAME or class/NAME when @subsystem is "bus:NAME" or
  * "class:NAME" (NULL: none), driver link when @driver is given.
  */
-void tree_device(const char *root, const char *devpath, const char *subsystem,
-		 const char *driver, const char *uevent);
+void tree_device(const char *root, const char *devpath, const char *subsystem, const char *driver,
+		 const char *uevent);
 /* The article's tree (omap_i2c.2 ... gta04:green:power) and friends. */
 void tree_article(const char *root);
 

@@ -151,7 +151,7 @@ static void out_entry(struct out *o, char type, mode_t mode, const char *path, c
 
 struct packer {
 	struct out *o;
-	struct sysdev_capture_stats *st;
+	struct tree_counts *st;
 	char *buf; /* ARCHIVE_FILE_MAX + 1 */
 	char *path;
 	size_t path_cap;
@@ -266,9 +266,9 @@ static int pack_dir(struct packer *p, int fd, size_t plen, unsigned depth)
 	return err;
 }
 
-int archive_pack(int src_dirfd, int out_fd, unsigned flags, struct sysdev_capture_stats *stats)
+int archive_pack(int src_dirfd, int out_fd, unsigned flags, struct tree_counts *stats)
 {
-	struct sysdev_capture_stats local;
+	struct tree_counts local;
 	struct packer p = {0};
 	int err;
 

@@ -6,7 +6,27 @@
 
 #include <stddef.h>
 
-#include "libsysdev.h" /* struct sysdev_capture_stats */
+/* What a capture or an archive pack copied and what it left out. */
+#include "libsysdev.h" /* SYSDEV_CAPTURE_BIN_MAX */
+
+struct tree_counts {
+	unsigned long files;	  /* regular files written */
+	unsigned long dirs;	  /* directories created */
+	unsigned long links;	  /* symbolic links created (their text as it is) */
+	unsigned long skipped;	  /* source trouble: unreadable, vanished, FIFO/socket/device
+				     node (not written), too deep */
+	unsigned long truncated;  /* files cut at their bound */
+	unsigned long write_only; /* files without any read bit: written empty, never opened */
+	unsigned long emptied;	  /* contents left out on purpose (capture's SLIM, PUBLIC) */
+	unsigned long unreadable; /* capture: files with read bits that could not be read */
+	/* pack: directories whose entries lie deeper than 4096 levels, or paths
+	 * longer than 65536 bytes, the archive's limits (also counted in skipped) */
+	unsigned long too_deep;
+	/* pack: links left out because a reader refuses their target (absolute, or
+	 * climbing above the top); not counted in skipped */
+	unsigned long unsafe_links;
+	unsigned long long bytes; /* bytes of file contents written */
+};
 
 /*
  * The fixture archive: a line-oriented text form of a directory tree that
@@ -38,7 +58,7 @@
  * (@stats->too_deep, in skipped too).  @flags: 0.  Returns 0 or a negative errno (-EFBIG: a file
  * too large).
  */
-int archive_pack(int src_dirfd, int out_fd, unsigned flags, struct sysdev_capture_stats *stats);
+int archive_pack(int src_dirfd, int out_fd, unsigned flags, struct tree_counts *stats);
 
 /*
  * Unpack the archive in @buf (@len bytes, no NUL needed) into the EMPTY

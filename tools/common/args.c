@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "device-fields.h"
 #include "device-id.h"
 #include "messages.h"
 #include "plural.h"
@@ -73,14 +74,14 @@ int resolve_arg(struct sysdev *ctx, const char *arg, char **devpath)
 			warnx_(arg, "no such device: %s", error_words(err));
 		if (err < 0)
 			return err;
-		*devpath = strdup(sysdev_device_get_devpath(dev));
+		*devpath = strdup(dev_str(dev, sysdev_device_get_devpath));
 		sysdev_device_unref(dev);
 		return *devpath ? 0 : -ENOMEM;
 	}
 	if (strncmp(arg, "/dev/", 5) == 0 || looks_like_subsystem_name(arg)) {
 		err = sysdev_device_new(ctx, arg, &dev);
 		if (err == 0) {
-			*devpath = strdup(sysdev_device_get_devpath(dev));
+			*devpath = strdup(dev_str(dev, sysdev_device_get_devpath));
 			sysdev_device_unref(dev);
 			return *devpath ? 0 : -ENOMEM;
 		}

@@ -9,15 +9,38 @@
 #include "messages.h"
 #include "plural.h"
 
-int capture_to_dir(struct sysdev *ctx, const char *start, int dfd, unsigned flags, const char *what,
-		   struct sysdev_capture_stats *st, const char **syspath)
+/* The library's counters as the tools' plain numbers (zeros for none). */
+static void counts_of_capture(const struct sysdev_capture_stats *s, struct tree_counts *c)
 {
+#define GET(which) sysdev_capture_stats_get(s, SYSDEV_CAPTURE_COUNT_##which)
+	*c = (struct tree_counts){
+	    .files = GET(FILES),
+	    .dirs = GET(DIRS),
+	    .links = GET(LINKS),
+	    .skipped = GET(SKIPPED),
+	    .truncated = GET(TRUNCATED),
+	    .write_only = GET(WRITE_ONLY),
+	    .emptied = GET(EMPTIED),
+	    .unreadable = GET(UNREADABLE),
+	    .bytes = GET(BYTES),
+	};
+#undef GET
+}
+
+int capture_to_dir(struct sysdev *ctx, const char *start, int dfd, unsigned flags, const char *what,
+		   struct tree_counts *st, const char **syspath)
+{
+	struct sysdev_capture_stats *stats = NULL;
 	char *devpath = NULL;
 	int err;
 
 	if (start && resolve_start(ctx, start, &devpath) < 0)
 		return -1;
-	err = sysdev_capture(ctx, devpath, dfd, flags, st);
+	err = sysdev_capture_stats_new(&stats);
+	if (err >= 0)
+		err = sysdev_capture(ctx, devpath, dfd, flags, stats);
+	counts_of_capture(stats, st);
+	sysdev_capture_stats_unref(stats);
 	if (err == -ENOTEMPTY)
 		warnx_(what, "not empty: a capture needs an empty directory (ENOTEMPTY)");
 	else if (err < 0)
@@ -29,7 +52,7 @@ int capture_to_dir(struct sysdev *ctx, const char *start, int dfd, unsigned flag
 	return err < 0 ? -1 : 0;
 }
 
-void capture_summary(const char *what, const char *verb, const struct sysdev_capture_stats *st)
+void capture_summary(const char *what, const char *verb, const struct tree_counts *st)
 {
 	warnx_(what,
 	       "%s %lu %s, %lu %s, %lu %s, %lu skipped "
@@ -40,7 +63,7 @@ void capture_summary(const char *what, const char *verb, const struct sysdev_cap
 	       st->unreadable, st->emptied, st->bytes, plural(st->bytes, "byte", "bytes"));
 }
 
-void capture_report_left_out(const char *what, const struct sysdev_capture_stats *st)
+void capture_report_left_out(const char *what, const struct tree_counts *st)
 {
 	if (st->too_deep)
 		warnx_(what,

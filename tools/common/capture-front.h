@@ -7,6 +7,7 @@
 #ifndef SYSDEV_TOOLS_CAPTURE_FRONT_H
 #define SYSDEV_TOOLS_CAPTURE_FRONT_H
 
+#include "archive.h"
 #include "libsysdev.h"
 
 /*
@@ -16,10 +17,10 @@
  * syspath_of(); @syspath may be NULL), or -1 after one line saying why.
  */
 int capture_to_dir(struct sysdev *ctx, const char *start, int dfd, unsigned flags, const char *what,
-		   struct sysdev_capture_stats *st, const char **syspath);
+		   struct tree_counts *st, const char **syspath);
 /* One line: "PROGRAM: WHAT: VERB N files, N directories, N links, N skipped (...)". */
-void capture_summary(const char *what, const char *verb, const struct sysdev_capture_stats *st);
+void capture_summary(const char *what, const char *verb, const struct tree_counts *st);
 /* What an archive's own limits and rules left out, one line each. */
-void capture_report_left_out(const char *what, const struct sysdev_capture_stats *st);
+void capture_report_left_out(const char *what, const struct tree_counts *st);
 
 #endif

@@ -60,6 +60,8 @@ const char *error_words(int err)
 		return "file too large (EFBIG)";
 	case -EMFILE:
 		return "too many open files (EMFILE)";
+	case -EBADFD:
+		return "not a regular file (EBADFD)";
 	default:
 		return strerror(-err);
 	}

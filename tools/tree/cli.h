@@ -7,10 +7,12 @@
 
 #include "alloc-util.h"
 #include "args.h"
+#include "device-fields.h"
 #include "escape.h"
 #include "libsysdev.h"
 #include "messages.h"
 #include "util.h"
+#include "walk-run.h"
 
 struct column;
 struct jw;
@@ -97,7 +99,7 @@ struct walk_errors {
 };
 void walk_error_note(struct walk_errors *e, struct sysdev *ctx, const struct sysdev_node *node);
 /* out-tree.c: warn about what a walk skipped (one line); returns the exit status */
-int report_walk(struct sysdev *ctx, const char *start, int err, const struct sysdev_walk_stats *st,
+int report_walk(struct sysdev *ctx, const char *start, int err, const struct walk_counts *st,
 		struct walk_errors *e);
 
 /* select.c: the devices the filters select, and their ancestors, in walk order */
@@ -128,8 +130,8 @@ void warn_none_selected(void);
 
 /* out-power.c: the power annotation; text: "  power:... latency-tolerance:...",
  * JSON: the member "power" through the writer */
-void power_text(FILE *f, const struct sysdev_power *p);
-void power_jw(struct jw *w, const struct sysdev_power *p); /* the member "power"; null: no @p */
+void power_text(FILE *f, struct sysdev_power *p);
+void power_jw(struct jw *w, struct sysdev_power *p); /* the member "power"; null: no @p */
 /*
  * Attribute values are shown up to a page; a read into ATTR_PAGE + 1 bytes
  * that gives -EFBIG leaves the first page in the buffer.
@@ -141,7 +143,7 @@ void attr_value_text(FILE *f, const char *buf, ssize_t len);
 /* The same in JSON: "VALUE", {"value": "FIRST_PAGE", "truncated": true} or
  * {"error": "WORDS"} */
 void attr_value_jw(struct jw *w, const char *buf, ssize_t len);
-/* "@NAME = VALUE" for attribute @name of a walk's device node */
-void node_attribute_text(FILE *f, const struct sysdev_node *node, const char *name);
+/* "@NAME = VALUE" for attribute @name of a device */
+void device_attribute_text(FILE *f, struct sysdev_device *dev, const char *name);
 
 #endif

@@ -14,7 +14,7 @@
 
 int cmd_capture(struct sysdev *ctx, const struct options *o)
 {
-	struct sysdev_capture_stats st;
+	struct tree_counts st;
 	char verb[PATH_MAX * 2 + 16];
 	const char *syspath;
 	bool created;

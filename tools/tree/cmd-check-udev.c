@@ -56,19 +56,22 @@ struct walk_state {
 	struct walk_errors errors;
 };
 
-static int on_node(const struct sysdev_node *node, void *data)
+static int on_node(struct sysdev_node *node, void *data)
 {
 	struct walk_state *w = data;
 	int err = sysdev_node_get_error(node);
+	struct sysdev_device *dev;
+	char num[32];
 
 	if (err) {
 		walk_error_note(&w->errors, w->ctx, node);
 	}
-	if (sysdev_node_get_kind(node) != SYSDEV_KIND_DEVICE)
+	if (sysdev_node_get_device(node, &dev) < 0)
 		return 0;
-	return devs_add(w->devs, sysdev_node_get_devpath(node), sysdev_node_get_subsystem(node),
-			sysdev_node_get_driver(node), sysdev_node_get_devtype(node),
-			sysdev_node_get_devnum(node), sysdev_node_get_parent(node));
+	return devs_add(
+	    w->devs, sysdev_node_get_devpath(node), dev_str(dev, sysdev_device_get_subsystem),
+	    dev_str(dev, sysdev_device_get_driver), dev_str(dev, sysdev_device_get_devtype),
+	    dev_devnum(dev, num, sizeof(num)), dev_parent_devpath(dev));
 }
 
 /* ---------------------------------------------------------------- */
@@ -130,7 +133,7 @@ int cmd_check_udev(struct sysdev *ctx, const struct options *o)
 	struct links links = {0};
 	struct diffs diffs = {0};
 	struct walk_state ws = {.ctx = ctx, .devs = &walk};
-	struct sysdev_walk_stats st;
+	struct walk_counts st;
 	int rootfd = sysdev_get_root_fd(ctx);
 	const char *root = sysdev_get_root(ctx);
 	size_t n_udev_only = 0, n_bad_links = 0, n_both = 0, n_not_linked = 0, n_sub_unlisted = 0;
@@ -162,8 +165,8 @@ int cmd_check_udev(struct sysdev *ctx, const struct options *o)
 	if (statfs("/sys", &sfs) == 0 && sfs.f_type != SYSFS_MAGIC)
 		setenv("SYSTEMD_DEVICE_VERIFY_SYSFS", "0", 0);
 
-	err = sysdev_walk(ctx, NULL, SYSDEV_WALK_UEVENT | SYSDEV_WALK_ATTR_GROUPS, -1, on_node,
-			  NULL, &ws, &st);
+	err = walk_run(ctx, NULL, SYSDEV_WALK_UEVENT | SYSDEV_WALK_ATTR_GROUPS, -1, on_node, NULL,
+		       &ws, &st);
 	/* an incomplete walk proves nothing: report_walk() says why, exit 2 says no check */
 	if (report_walk(ctx, "/devices", err, &st, &ws.errors) != 0 || ws.errors.n)
 		goto out;

@@ -57,14 +57,15 @@ struct walk_state {
 };
 
 /* The regular files of the device directory, "uevent" excepted, sorted (the walk sorts). */
-static int read_attrs(const struct sysdev_node *node, struct dev *x)
+static int read_attrs(struct sysdev_node *node, struct sysdev_device *dev, struct dev *x)
 {
 	unsigned char type;
 	const char *name;
 	size_t cap = 0;
 	char buf[4097];
 
-	for (size_t i = 0; (name = sysdev_node_get_entry_at(node, i, &type)); i++) {
+	SYSDEV_NODE_FOREACH_ENTRY(node, name, type)
+	{
 		struct attr *a;
 		ssize_t len;
 
@@ -84,7 +85,7 @@ static int read_attrs(const struct sysdev_node *node, struct dev *x)
 		*a = (struct attr){.name = strdup(name)};
 		if (!a->name)
 			return -ENOMEM;
-		len = sysdev_node_read_attribute(node, name, buf, sizeof(buf));
+		len = sysdev_device_read_attribute(dev, name, buf, sizeof(buf));
 		if (len < 0) {
 			a->err = (int)len;
 			continue;
@@ -98,36 +99,40 @@ static int read_attrs(const struct sysdev_node *node, struct dev *x)
 	return 0;
 }
 
-static int on_node(const struct sysdev_node *node, void *data)
+static int on_node(struct sysdev_node *node, void *data)
 {
 	struct walk_state *w = data;
 	int err = sysdev_node_get_error(node);
+	struct sysdev_device *dev;
 	struct dev *x;
-	const char *slash;
+	const char *slash, *modalias;
+	char num[32];
 
 	if (err) {
 		walk_error_note(&w->errors, w->ctx, node);
 	}
-	if (sysdev_node_get_kind(node) != SYSDEV_KIND_DEVICE)
+	if (sysdev_node_get_device(node, &dev) < 0)
 		return 0;
-	err = devs_add(w->devs, sysdev_node_get_devpath(node), sysdev_node_get_subsystem(node),
-		       sysdev_node_get_driver(node), NULL, sysdev_node_get_devnum(node),
-		       sysdev_node_get_parent(node));
+	err = devs_add(w->devs, sysdev_node_get_devpath(node),
+		       dev_str(dev, sysdev_device_get_subsystem),
+		       dev_str(dev, sysdev_device_get_driver), NULL,
+		       dev_devnum(dev, num, sizeof(num)), dev_parent_devpath(dev));
 	if (err < 0)
 		return err;
 	x = &w->devs->v[w->devs->n - 1];
-	if (sysdev_node_get_property(node, "MODALIAS")) {
-		x->modalias = strdup(sysdev_node_get_property(node, "MODALIAS"));
+	modalias = dev_property(dev, "MODALIAS");
+	if (modalias) {
+		x->modalias = strdup(modalias);
 	} else if (sysdev_node_has_entry(node, "modalias")) {
 		char buf[4097];
 
-		if (sysdev_node_read_attribute(node, "modalias", buf, sizeof(buf)) > 0)
+		if (sysdev_device_read_attribute(dev, "modalias", buf, sizeof(buf)) > 0)
 			x->modalias = strdup(buf);
 	}
 	slash = strrchr(x->devpath, '/');
 	x->name = slash ? slash + 1 : x->devpath;
 	if (w->attrs)
-		return read_attrs(node, x);
+		return read_attrs(node, dev, x);
 	return 0;
 }
 
@@ -135,7 +140,7 @@ static int on_node(const struct sysdev_node *node, void *data)
 static int load(const char *root, bool attrs, struct devs *devs, bool *incomplete)
 {
 	struct sysdev *ctx;
-	struct sysdev_walk_stats st;
+	struct walk_counts st;
 	struct walk_state w = {.devs = devs, .attrs = attrs};
 	int err;
 
@@ -145,8 +150,8 @@ static int load(const char *root, bool attrs, struct devs *devs, bool *incomplet
 		return EXIT_TROUBLE;
 	}
 	w.ctx = ctx;
-	err = sysdev_walk(ctx, NULL, SYSDEV_WALK_UEVENT | SYSDEV_WALK_ERRORS, -1, on_node, NULL, &w,
-			  &st);
+	err = walk_run(ctx, NULL, SYSDEV_WALK_UEVENT | SYSDEV_WALK_ERRORS, -1, on_node, NULL, &w,
+		       &st);
 	if (err < 0) {
 		warnx_(syspath_of(ctx, "/devices"), "%s", error_words(err));
 		sysdev_unref(ctx);

@@ -10,12 +10,19 @@
 #include "json-writer.h"
 
 /* The reason in words: which rule decided, and the facts it looked at. */
-static void reason_words(const char *devpath, const struct sysdev_reason *r, char *buf, size_t size)
+static void reason_words(const char *devpath, struct sysdev_reason *r, char *buf, size_t size)
 {
 	const char *name = strrchr(devpath, '/') + 1;
-	const char *above = r->parent_devpath ? r->parent_devpath : "?";
+	struct sysdev_device *parent = NULL;
+	const char *parent_devpath = sysdev_reason_get_parent(r, &parent) >= 0
+					 ? dev_str(parent, sysdev_device_get_devpath)
+					 : NULL;
+	const char *above = parent_devpath ? parent_devpath : "?";
+	bool parent_is_device = sysdev_reason_has_fact(r, SYSDEV_FACT_PARENT_IS_DEVICE);
+	bool parent_is_virtual = sysdev_reason_has_fact(r, SYSDEV_FACT_PARENT_IS_VIRTUAL);
+	bool name_is_class = sysdev_reason_has_fact(r, SYSDEV_FACT_NAME_IS_CLASS);
 
-	switch (r->rule) {
+	switch (sysdev_reason_get_rule(r)) {
 	case SYSDEV_RULE_ROOT:
 		snprintf(buf, size, "root: this is S/devices itself, the top of the device tree");
 		break;
@@ -23,26 +30,27 @@ static void reason_words(const char *devpath, const struct sysdev_reason *r, cha
 		snprintf(buf, size,
 			 "device: it holds a regular file named 'uevent' (every directory with a "
 			 "uevent file represents a device); %s%s",
-			 r->parent_devpath ? "its parent device is " : "it has no parent device",
-			 r->parent_devpath ? r->parent_devpath : "");
+			 parent_devpath ? "its parent device is " : "it has no parent device",
+			 parent_devpath ? parent_devpath : "");
 		break;
 	case SYSDEV_RULE_CLASS_DIR:
 		snprintf(
 		    buf, size,
 		    "class-dir: not a device, named after the class '%s' (an entry of S/class), "
 		    "its parent is %s, and it %s: a class grouping directory",
-		    name, r->parent_is_device ? "a device" : "S/devices/virtual",
-		    r->empty ? "is empty" : "holds device directories");
+		    name, parent_is_device ? "a device" : "S/devices/virtual",
+		    sysdev_reason_has_fact(r, SYSDEV_FACT_EMPTY) ? "is empty"
+								 : "holds device directories");
 		break;
 	case SYSDEV_RULE_BELOW_DEVICE:
-		if (r->name_is_class && (r->parent_is_device || r->parent_is_virtual))
+		if (name_is_class && (parent_is_device || parent_is_virtual))
 			snprintf(
 			    buf, size,
 			    "attr-group: named after class '%s' but holds no device directory "
 			    "and is not empty, so not a grouping directory; it lies below device "
 			    "%s",
 			    name, above);
-		else if (r->name_is_class)
+		else if (name_is_class)
 			snprintf(buf, size,
 				 "attr-group: named after class '%s' but its parent is neither a "
 				 "device nor S/devices/virtual; it lies below device %s",
@@ -69,7 +77,7 @@ static void reason_words(const char *devpath, const struct sysdev_reason *r, cha
 
 int cmd_explain(struct sysdev *ctx, const struct options *o)
 {
-	struct sysdev_reason r;
+	struct sysdev_reason *r;
 	char reason[1024];
 	char *devpath = NULL;
 	int kind;
@@ -83,8 +91,8 @@ int cmd_explain(struct sysdev *ctx, const struct options *o)
 		free(devpath);
 		return EXIT_RUNTIME;
 	}
-	reason_words(devpath, &r, reason, sizeof(reason));
-	sysdev_reason_clear(&r);
+	reason_words(devpath, r, reason, sizeof(reason));
+	sysdev_reason_unref(r);
 	if (o->json) {
 		struct jw w;
 

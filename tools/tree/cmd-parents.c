@@ -41,10 +41,12 @@ static void device_attributes(struct jw *w, struct sysdev_device *dev)
 static void device_line(const struct options *o, struct jw *w, struct sysdev_device *dev,
 			bool first, struct names *names)
 {
-	const char *sub = sysdev_device_get_subsystem(dev);
-	const char *drv = sysdev_device_get_driver(dev);
-	const char *devname = sysdev_device_get_devname(dev);
+	const char *sub = dev_str(dev, sysdev_device_get_subsystem);
+	const char *drv = dev_str(dev, sysdev_device_get_driver);
+	const char *devname = dev_str(dev, sysdev_device_get_devname);
 	const char *module = NULL;
+	enum sysdev_placement placement;
+	char num[32];
 
 	/* the driver's kernel module (its module link), as the MODULE column; none when built in */
 	if (drv && names)
@@ -53,40 +55,43 @@ static void device_line(const struct options *o, struct jw *w, struct sysdev_dev
 	if (w) {
 		jw_break(w, 2);
 		jw_begin_object(w);
-		jw_member_string(w, "path", sysdev_device_get_devpath(dev));
-		jw_member_string(w, "name", sysdev_device_get_name(dev));
+		jw_member_string(w, "path", dev_str(dev, sysdev_device_get_devpath));
+		jw_member_string(w, "name", dev_str(dev, sysdev_device_get_name));
 		jw_member_string(w, "subsystem", sub);
-		jw_member_string(
-		    w, "subsystem_kind",
-		    sysdev_subsystem_kind_to_string(sysdev_device_get_subsystem_kind(dev)));
+		jw_member_string(w, "subsystem_kind", dev_subsystem_kind(dev));
 		jw_member_string(w, "driver", drv);
 		jw_member_string(w, "module", module);
-		jw_member_string(w, "parent", sysdev_device_get_parent_devpath(dev));
-		jw_member_string(w, "class_dir", sysdev_device_get_class_dir(dev));
+		jw_member_string(w, "parent", dev_parent_devpath(dev));
+		jw_member_string(w, "class_dir", dev_str(dev, sysdev_device_get_class_dir));
 		jw_member_string(w, "placement",
-				 sysdev_placement_to_string(sysdev_device_get_placement(dev)));
-		jw_member_string(w, "devnum", sysdev_device_get_devnum(dev));
-		jw_member_string(w, "devtype", sysdev_device_get_devtype(dev));
+				 sysdev_device_get_placement(dev, &placement) >= 0
+				     ? sysdev_placement_to_string(placement)
+				     : NULL);
+		jw_member_string(w, "devnum", dev_devnum(dev, num, sizeof(num)));
+		jw_member_string(w, "devtype", dev_str(dev, sysdev_device_get_devtype));
 		jw_member_string(w, "devname", devname);
 		if (o->attrs)
 			device_attributes(w, dev);
 		if (o->power) {
-			struct sysdev_power p;
+			struct sysdev_power *p;
 
-			power_jw(w, sysdev_device_get_power(dev, &p) < 0 ? NULL : &p);
+			if (sysdev_device_get_power(dev, &p) < 0) {
+				power_jw(w, NULL);
+			} else {
+				power_jw(w, p);
+				sysdev_power_unref(p);
+			}
 		}
 		jw_end_object(w);
 		return;
 	}
 	fputs(first ? "  device  " : "  parent  ", stdout);
-	fput_text(stdout, sysdev_device_get_devpath(dev));
+	fput_text(stdout, dev_str(dev, sysdev_device_get_devpath));
 	fputc('\n', stdout);
 	fputs("          subsystem: ", stdout);
 	if (sub) {
 		fput_text(stdout, sub);
-		fprintf(stdout, " (%s)",
-			sysdev_subsystem_kind_to_string(sysdev_device_get_subsystem_kind(dev))
-			    ?: "neither bus nor class");
+		fprintf(stdout, " (%s)", dev_subsystem_kind(dev) ?: "neither bus nor class");
 	} else {
 		fputs("none (no subsystem link)", stdout);
 	}
@@ -96,9 +101,9 @@ static void device_line(const struct options *o, struct jw *w, struct sysdev_dev
 		fputs("  module: ", stdout);
 		fput_text(stdout, module);
 	}
-	if (sysdev_device_get_class_dir(dev)) {
+	if (dev_str(dev, sysdev_device_get_class_dir)) {
 		fputs("  in class dir: ", stdout);
-		fput_text(stdout, sysdev_device_get_class_dir(dev));
+		fput_text(stdout, dev_str(dev, sysdev_device_get_class_dir));
 	}
 	if (devname) {
 		fputs("  node: /dev/", stdout);
@@ -106,13 +111,15 @@ static void device_line(const struct options *o, struct jw *w, struct sysdev_dev
 	}
 	fputc('\n', stdout);
 	if (o->power) {
-		struct sysdev_power p;
+		struct sysdev_power *p;
 
 		fputs("        ", stdout);
-		if (sysdev_device_get_power(dev, &p) < 0)
+		if (sysdev_device_get_power(dev, &p) < 0) {
 			fputs("  power: none (no power/ group)", stdout);
-		else
-			power_text(stdout, &p);
+		} else {
+			power_text(stdout, p);
+			sysdev_power_unref(p);
+		}
 		fputc('\n', stdout);
 	}
 	if (o->attrs)
@@ -150,16 +157,18 @@ int cmd_parents(struct sysdev *ctx, const struct options *o)
 		first = false;
 		err = sysdev_device_get_parent(dev, &parent);
 		if (err < 0 && err != -ENOENT) {
-			warnx_(syspath_of(ctx, sysdev_device_get_parent_devpath(dev)), "%s",
-			       error_words(err));
+			warnx_(syspath_of(ctx, dev_str(dev, sysdev_device_get_devpath)),
+			       "its parent device: %s", error_words(err));
 			sysdev_device_unref(dev);
 			names_free(names);
 			if (w)
 				jw_done(w);
 			return EXIT_RUNTIME;
 		}
+		/* the parent is lent by its child: kept before the child goes */
+		parent = err < 0 ? NULL : sysdev_device_ref(parent);
 		sysdev_device_unref(dev);
-		dev = err < 0 ? NULL : parent;
+		dev = parent;
 	}
 	names_free(names);
 	if (w)

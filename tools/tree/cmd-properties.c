@@ -60,28 +60,33 @@ static void props_free(struct props *p)
 static int collect(struct sysdev_device *dev, struct names *names, struct props *p)
 {
 	static const char *const computed[] = {"DEVPATH", "SUBSYSTEM", "DRIVER", "MAJOR", "MINOR"};
-	const char *key, *vendor, *model, *module;
+	const char *key, *value, *vendor, *model, *module;
+	enum sysdev_placement placement;
 	int err = 0;
 
 	/* the uevent file's keys, then what udev computes: the library's view, as the
 	 * enumerator matches it (DEVNAME as the node's path, MAJOR and MINOR from dev) */
-	for (size_t i = 0; err == 0 && sysdev_device_get_property_at(dev, i, &key, NULL); i++)
-		err = props_add(p, key, sysdev_device_get_udev_property(dev, key));
+	SYSDEV_DEVICE_FOREACH_PROPERTY(dev, key, value)
+	{
+		err = props_add(p, key, dev_udev_property(dev, key));
+		if (err < 0)
+			break;
+	}
 	for (size_t i = 0; err == 0 && i < sizeof(computed) / sizeof(computed[0]); i++)
-		err = props_add(p, computed[i], sysdev_device_get_udev_property(dev, computed[i]));
+		err = props_add(p, computed[i], dev_udev_property(dev, computed[i]));
 	if (err == 0)
 		err = props_add(p, "SYSDEV_KIND", sysdev_kind_to_string(SYSDEV_KIND_DEVICE));
 	if (err == 0)
-		err = props_add(
-		    p, "SYSDEV_SUBSYSTEM_KIND",
-		    sysdev_subsystem_kind_to_string(sysdev_device_get_subsystem_kind(dev)));
+		err = props_add(p, "SYSDEV_SUBSYSTEM_KIND", dev_subsystem_kind(dev));
 	if (err == 0)
 		err = props_add(p, "SYSDEV_PLACEMENT",
-				sysdev_placement_to_string(sysdev_device_get_placement(dev)));
+				sysdev_device_get_placement(dev, &placement) >= 0
+				    ? sysdev_placement_to_string(placement)
+				    : NULL);
 	if (err == 0)
-		err = props_add(p, "SYSDEV_PARENT", sysdev_device_get_parent_devpath(dev));
+		err = props_add(p, "SYSDEV_PARENT", dev_parent_devpath(dev));
 	if (err == 0)
-		err = props_add(p, "SYSDEV_CLASS_DIR", sysdev_device_get_class_dir(dev));
+		err = props_add(p, "SYSDEV_CLASS_DIR", dev_str(dev, sysdev_device_get_class_dir));
 	if (err == 0)
 		err = names_module(names, dev, &module);
 	if (err == 0)
@@ -112,7 +117,8 @@ int cmd_properties(struct sysdev *ctx, const struct options *o)
 	if (err == 0)
 		err = collect(dev, names, &p);
 	if (err < 0) {
-		warnx_(syspath_of(ctx, sysdev_device_get_devpath(dev)), "%s", error_words(err));
+		warnx_(syspath_of(ctx, dev_str(dev, sysdev_device_get_devpath)), "%s",
+		       error_words(err));
 		goto out;
 	}
 	names_get_stats(names, &st);

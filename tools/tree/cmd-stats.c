@@ -5,23 +5,25 @@
 #include "cli.h"
 #include "json-writer.h"
 
-static void status_json(struct jw *w, const struct sysdev_stats *s, bool from_class)
+static void status_json(struct jw *w, struct sysdev_stats *s, bool from_class)
 {
 	const char *status;
 	unsigned long n;
 
 	jw_begin_object(w);
-	for (size_t i = 0; sysdev_stats_get_runtime_status(s, from_class, i, &status, &n); i++)
+	for (size_t i = 0; sysdev_stats_get_runtime_status_at(s, from_class, i, &status, &n) >= 0;
+	     i++)
 		jw_member_uint(w, status, n);
 	jw_end_object(w);
 }
 
-static void status_text(const struct sysdev_stats *s, bool from_class)
+static void status_text(struct sysdev_stats *s, bool from_class)
 {
 	const char *status;
 	unsigned long n;
 
-	for (size_t i = 0; sysdev_stats_get_runtime_status(s, from_class, i, &status, &n); i++) {
+	for (size_t i = 0; sysdev_stats_get_runtime_status_at(s, from_class, i, &status, &n) >= 0;
+	     i++) {
 		printf("  %7lu ", n);
 		fput_text(stdout, status);
 		fputc('\n', stdout);
@@ -31,6 +33,7 @@ static void status_text(const struct sysdev_stats *s, bool from_class)
 int cmd_stats(struct sysdev *ctx, const struct options *o)
 {
 	struct sysdev_stats *s;
+	struct walk_counts walk;
 	const char *name;
 	unsigned long n, no_subsystem;
 	int err;
@@ -42,7 +45,7 @@ int cmd_stats(struct sysdev *ctx, const struct options *o)
 	}
 	/* devices without a subsystem link: counted too, so the rows add up */
 	no_subsystem = sysdev_stats_get_kind_count(s, SYSDEV_KIND_DEVICE);
-	for (size_t i = 0; sysdev_stats_get_subsystem(s, i, &name, &n); i++)
+	for (size_t i = 0; sysdev_stats_get_subsystem_at(s, i, &name, &n) >= 0; i++)
 		no_subsystem -= n;
 	if (o->json) {
 		struct jw w;
@@ -53,7 +56,7 @@ int cmd_stats(struct sysdev *ctx, const struct options *o)
 		jw_break_spaces(&w, 1);
 		jw_key(&w, "bus_class_names");
 		jw_begin_array(&w);
-		for (size_t i = 0; (name = sysdev_stats_get_bus_class_name(s, i)); i++)
+		for (size_t i = 0; sysdev_stats_get_bus_class_name_at(s, i, &name) >= 0; i++)
 			jw_string(&w, name);
 		jw_end_array(&w);
 		jw_break_spaces(&w, 1);
@@ -74,7 +77,7 @@ int cmd_stats(struct sysdev *ctx, const struct options *o)
 		jw_break_spaces(&w, 1);
 		jw_key(&w, "subsystems");
 		jw_begin_object(&w);
-		for (size_t i = 0; sysdev_stats_get_subsystem(s, i, &name, &n); i++)
+		for (size_t i = 0; sysdev_stats_get_subsystem_at(s, i, &name, &n) >= 0; i++)
 			jw_member_uint(&w, name, n);
 		jw_end_object(&w);
 		jw_break_spaces(&w, 1);
@@ -88,7 +91,7 @@ int cmd_stats(struct sysdev *ctx, const struct options *o)
 		fputs("\n\nNames that are both a bus and a class "
 		      "(comm -12 <(ls S/bus) <(ls S/class)):\n",
 		      stdout);
-		for (size_t i = 0; (name = sysdev_stats_get_bus_class_name(s, i)); i++) {
+		for (size_t i = 0; sysdev_stats_get_bus_class_name_at(s, i, &name) >= 0; i++) {
 			fputs("  ", stdout);
 			fput_text(stdout, name);
 			fputc('\n', stdout);
@@ -106,7 +109,7 @@ int cmd_stats(struct sysdev *ctx, const struct options *o)
 			printf("  %7lu %s\n", sysdev_stats_get_kind_count(s, k),
 			       sysdev_kind_to_string(k));
 		fputs("\nDevices per subsystem:\n", stdout);
-		for (size_t i = 0; sysdev_stats_get_subsystem(s, i, &name, &n); i++) {
+		for (size_t i = 0; sysdev_stats_get_subsystem_at(s, i, &name, &n) >= 0; i++) {
 			printf("  %7lu ", n);
 			fput_text(stdout, name);
 			fputc('\n', stdout);
@@ -115,7 +118,9 @@ int cmd_stats(struct sysdev *ctx, const struct options *o)
 	}
 	struct walk_errors none = {0};
 
-	err = report_walk(ctx, "/devices", 0, sysdev_stats_get_walk(s), &none);
-	sysdev_stats_free(s);
+	for (unsigned i = 0; i < _SYSDEV_WALK_COUNT_MAX; i++)
+		walk.v[i] = sysdev_stats_get_walk_count(s, (enum sysdev_walk_count)i);
+	err = report_walk(ctx, "/devices", 0, &walk, &none);
+	sysdev_stats_unref(s);
 	return err;
 }

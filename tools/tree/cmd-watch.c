@@ -70,35 +70,37 @@ static void seen_note(struct seen *s, const char *p, int kind, const char *paren
 }
 
 /* @gone: for a remove event, what the device was when last seen (or NULL) */
-static void print_event(const struct options *o, const struct sysdev_event *ev, int kind,
+static void print_event(const struct options *o, struct sysdev_device *ev, int kind,
 			const struct seen_device *gone)
 {
 	const char *kinds = kind >= 0 ? sysdev_kind_to_string(kind) : NULL;
-	const char *parent = gone ? gone->parent : sysdev_event_get_parent(ev);
-	const char *cd = gone ? gone->class_dir : sysdev_event_get_class_dir(ev);
+	const char *parent = gone ? gone->parent : dev_parent_devpath(ev);
+	const char *cd = gone ? gone->class_dir : dev_str(ev, sysdev_device_get_class_dir);
+	uint64_t seqnum = 0;
 
+	(void)sysdev_device_get_seqnum(ev, &seqnum);
 	if (o->json) {
 		struct jw w;
 
 		jw_init(&w, stdout);
 		jw_begin_object(&w);
-		jw_member_uint(&w, "seqnum", sysdev_event_get_seqnum(ev));
-		jw_member_string(&w, "action", sysdev_event_get_action(ev));
-		jw_member_string(&w, "devpath", sysdev_event_get_devpath(ev));
+		jw_member_uint(&w, "seqnum", seqnum);
+		jw_member_string(&w, "action", dev_str(ev, sysdev_device_get_action));
+		jw_member_string(&w, "devpath", dev_str(ev, sysdev_device_get_devpath));
 		jw_member_string(&w, "kind", kinds);
-		jw_member_string(&w, "subsystem", sysdev_event_get_subsystem(ev));
+		jw_member_string(&w, "subsystem", dev_str(ev, sysdev_device_get_subsystem));
 		jw_member_string(&w, "parent", parent);
 		jw_member_string(&w, "class_dir", cd);
 		jw_end_object(&w);
 		fputc('\n', stdout);
 		jw_done(&w);
 	} else {
-		printf("%llu ", sysdev_event_get_seqnum(ev));
-		fput_text(stdout, sysdev_event_get_action(ev));
+		printf("%llu ", (unsigned long long)seqnum);
+		fput_text(stdout, dev_str(ev, sysdev_device_get_action));
 		fputc(' ', stdout);
-		fput_text(stdout, sysdev_event_get_devpath(ev));
+		fput_text(stdout, dev_str(ev, sysdev_device_get_devpath));
 		printf(" %s ", kinds ? kinds : "-");
-		fput_text(stdout, sysdev_event_get_subsystem(ev) ?: "-");
+		fput_text(stdout, dev_str(ev, sysdev_device_get_subsystem) ?: "-");
 		if (parent) {
 			fputs(" parent=", stdout);
 			fput_text(stdout, parent);
@@ -125,11 +127,12 @@ static bool glob_any(const char *const *globs, size_t n, const char *s)
  * The filters an event can answer: its DRIVER property, the last component
  * of its devpath, and its properties (an event carries no attributes).
  */
-static bool event_selected(const struct options *o, const struct sysdev_event *ev)
+static bool event_selected(const struct options *o, struct sysdev_device *ev)
 {
-	const char *devpath = sysdev_event_get_devpath(ev), *slash = strrchr(devpath, '/');
+	const char *devpath = dev_str(ev, sysdev_device_get_devpath),
+		   *slash = strrchr(devpath, '/');
 
-	if (!glob_any(o->drivers, o->n_drivers, sysdev_event_get_property(ev, "DRIVER")) ||
+	if (!glob_any(o->drivers, o->n_drivers, dev_property(ev, "DRIVER")) ||
 	    !glob_any(o->sysnames, o->n_sysnames, slash ? slash + 1 : devpath))
 		return false;
 	for (size_t i = 0; i < o->n_matches; i++) {
@@ -138,7 +141,7 @@ static bool event_selected(const struct options *o, const struct sysdev_event *e
 		const char *v;
 
 		snprintf(key, sizeof(key), "%.*s", (int)(eq - o->matches[i]), o->matches[i]);
-		v = sysdev_event_get_property(ev, key);
+		v = dev_property(ev, key);
 		/* as udev holds it, and as --match reads it elsewhere: the node's path */
 		if (v && strcmp(key, "DEVNAME") == 0 && v[0] != '/') {
 			snprintf(node, sizeof(node), "/dev/%s", v);
@@ -173,7 +176,7 @@ int cmd_watch(struct sysdev *ctx, const struct options *o)
 	sigaction(SIGTERM, &sa, NULL);
 	while (!stop) {
 		struct pollfd p = {.fd = sysdev_monitor_get_fd(m), .events = POLLIN};
-		struct sysdev_event *ev;
+		struct sysdev_device *ev;
 
 		if (poll(&p, 1, -1) < 0) {
 			if (errno == EINTR)
@@ -183,10 +186,11 @@ int cmd_watch(struct sysdev *ctx, const struct options *o)
 			break;
 		}
 		while (!stop && (err = sysdev_monitor_receive(m, &ev)) == 0) {
-			const char *action = sysdev_event_get_action(ev);
-			const char *devpath = sysdev_event_get_devpath(ev);
+			const char *action = dev_str(ev, sysdev_device_get_action);
+			const char *devpath = dev_str(ev, sysdev_device_get_devpath);
 			const struct seen_device *gone = NULL;
-			int kind = sysdev_event_get_kind(ev), i;
+			enum sysdev_kind known;
+			int kind = sysdev_device_get_kind(ev, &known) >= 0 ? (int)known : -1, i;
 
 			if (strcmp(action, "remove") == 0) {
 				/* gone: the kind, parent and class directory it had when last
@@ -201,12 +205,12 @@ int cmd_watch(struct sysdev *ctx, const struct options *o)
 				 * teardown) must not make the device's remove report
 				 * the attribute group it looked like for a moment.
 				 */
-				seen_note(&seen, devpath, kind, sysdev_event_get_parent(ev),
-					  sysdev_event_get_class_dir(ev));
+				seen_note(&seen, devpath, kind, dev_parent_devpath(ev),
+					  dev_str(ev, sysdev_device_get_class_dir));
 			}
 			if (event_selected(o, ev))
 				print_event(o, ev, kind, gone);
-			sysdev_event_unref(ev);
+			sysdev_device_unref(ev);
 			if (fflush(stdout) != 0) {
 				stop = 1;
 				ret = check_output();

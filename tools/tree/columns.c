@@ -11,21 +11,18 @@
 #include "json-writer.h"
 #include "names.h"
 
-static bool is_device(const struct row *r)
-{
-	return r->dev || sysdev_node_get_kind(r->node) == SYSDEV_KIND_DEVICE;
-}
-
+/* The walk's facts (devpath, name, kind) are a node's; every other field is the device's. */
 static const char *get_devpath(const struct row *r, char *buf, size_t size)
 {
 	(void)buf, (void)size;
-	return r->dev ? sysdev_device_get_devpath(r->dev) : sysdev_node_get_devpath(r->node);
+	return r->dev ? dev_str(r->dev, sysdev_device_get_devpath)
+		      : sysdev_node_get_devpath(r->node);
 }
 
 static const char *get_name(const struct row *r, char *buf, size_t size)
 {
 	(void)buf, (void)size;
-	return r->dev ? sysdev_device_get_name(r->dev) : sysdev_node_get_name(r->node);
+	return r->dev ? dev_str(r->dev, sysdev_device_get_name) : sysdev_node_get_name(r->node);
 }
 
 static const char *get_kind(const struct row *r, char *buf, size_t size)
@@ -37,55 +34,55 @@ static const char *get_kind(const struct row *r, char *buf, size_t size)
 static const char *get_subsystem(const struct row *r, char *buf, size_t size)
 {
 	(void)buf, (void)size;
-	return r->dev ? sysdev_device_get_subsystem(r->dev) : sysdev_node_get_subsystem(r->node);
+	return dev_str(r->dev, sysdev_device_get_subsystem);
 }
 
 static const char *get_subsystem_kind(const struct row *r, char *buf, size_t size)
 {
 	(void)buf, (void)size;
-	return sysdev_subsystem_kind_to_string(r->dev ? sysdev_device_get_subsystem_kind(r->dev)
-						      : sysdev_node_get_subsystem_kind(r->node));
+	return dev_subsystem_kind(r->dev);
 }
 
 static const char *get_driver(const struct row *r, char *buf, size_t size)
 {
 	(void)buf, (void)size;
-	return r->dev ? sysdev_device_get_driver(r->dev) : sysdev_node_get_driver(r->node);
+	return dev_str(r->dev, sysdev_device_get_driver);
 }
 
 static const char *get_parent(const struct row *r, char *buf, size_t size)
 {
 	(void)buf, (void)size;
-	return r->dev ? sysdev_device_get_parent_devpath(r->dev) : sysdev_node_get_parent(r->node);
+	return dev_parent_devpath(r->dev);
 }
 
 static const char *get_class_dir(const struct row *r, char *buf, size_t size)
 {
 	(void)buf, (void)size;
-	return r->dev ? sysdev_device_get_class_dir(r->dev) : sysdev_node_get_class_dir(r->node);
+	return dev_str(r->dev, sysdev_device_get_class_dir);
 }
 
 static const char *get_placement(const struct row *r, char *buf, size_t size)
 {
+	enum sysdev_placement placement;
+
 	(void)buf, (void)size;
-	if (!is_device(r))
+	if (!r->dev || sysdev_device_get_placement(r->dev, &placement) < 0)
 		return NULL;
-	return sysdev_placement_to_string(r->dev ? sysdev_device_get_placement(r->dev)
-						 : sysdev_node_get_placement(r->node));
+	return sysdev_placement_to_string(placement);
 }
 
 static const char *get_devnum(const struct row *r, char *buf, size_t size)
 {
-	(void)buf, (void)size;
-	return r->dev ? sysdev_device_get_devnum(r->dev) : sysdev_node_get_devnum(r->node);
+	return dev_devnum(r->dev, buf, size);
 }
 
 /* udev's device id: b or c (block or char) and the device number */
 static const char *get_devid(const struct row *r, char *buf, size_t size)
 {
-	const char *num = get_devnum(r, NULL, 0), *sub = get_subsystem(r, NULL, 0);
+	const char *sub = get_subsystem(r, NULL, 0);
+	char num[32];
 
-	if (!num)
+	if (!get_devnum(r, num, sizeof(num)))
 		return NULL;
 	snprintf(buf, size, "%c%s", sub && strcmp(sub, "block") == 0 ? 'b' : 'c', num);
 	return buf;
@@ -94,39 +91,27 @@ static const char *get_devid(const struct row *r, char *buf, size_t size)
 static const char *get_devname(const struct row *r, char *buf, size_t size)
 {
 	(void)buf, (void)size;
-	return r->dev ? sysdev_device_get_devname(r->dev) : sysdev_node_get_devname(r->node);
+	return dev_str(r->dev, sysdev_device_get_devname);
 }
 
 static const char *get_devtype(const struct row *r, char *buf, size_t size)
 {
 	(void)buf, (void)size;
-	return r->dev ? sysdev_device_get_devtype(r->dev) : sysdev_node_get_devtype(r->node);
-}
-
-static const char *get_property(const struct row *r, const char *key)
-{
-	return r->dev ? sysdev_device_get_property(r->dev, key)
-		      : sysdev_node_get_property(r->node, key);
+	return dev_str(r->dev, sysdev_device_get_devtype);
 }
 
 /* An attribute of a device, without its trailing newline; NULL when it cannot be read. */
 static const char *read_attr(const struct row *r, const char *name, char *buf, size_t size)
 {
-	ssize_t len;
-
-	if (!is_device(r))
-		return NULL;
-	len = r->dev ? sysdev_device_read_attribute(r->dev, name, buf, size)
-		     : sysdev_node_read_attribute(r->node, name, buf, size);
 	/* a value is text: one that holds a NUL ends there */
-	return len >= 0 ? buf : NULL;
+	return r->dev && sysdev_device_read_attribute(r->dev, name, buf, size) >= 0 ? buf : NULL;
 }
 
 static const char *get_modalias(const struct row *r, char *buf, size_t size)
 {
 	const char *v = read_attr(r, "modalias", buf, size);
 
-	return v ? v : is_device(r) ? get_property(r, "MODALIAS") : NULL;
+	return v ? v : dev_property(r->dev, "MODALIAS");
 }
 
 static const char *get_runtime_status(const struct row *r, char *buf, size_t size)
@@ -144,12 +129,9 @@ static const char *get_vendor_model(const struct row *r, bool model)
 {
 	const char *vendor = NULL, *mdl = NULL;
 
-	if (!r->names || !is_device(r))
+	if (!r->names || !r->dev)
 		return NULL;
-	if (r->dev)
-		names_vendor_model(r->names, r->dev, &vendor, &mdl);
-	else
-		names_vendor_model_node(r->names, r->node, &vendor, &mdl);
+	names_vendor_model(r->names, r->dev, &vendor, &mdl);
 	return model ? mdl : vendor;
 }
 
@@ -170,12 +152,9 @@ static const char *get_module(const struct row *r, char *buf, size_t size)
 	const char *module = NULL;
 
 	(void)buf, (void)size;
-	if (!r->names || !is_device(r))
+	if (!r->names || !r->dev)
 		return NULL;
-	if (r->dev)
-		names_module(r->names, r->dev, &module);
-	else
-		names_module_node(r->names, r->node, &module);
+	names_module(r->names, r->dev, &module);
 	return module;
 }
 

@@ -13,16 +13,16 @@
 
 struct names;
 
-/* One row: a node of the walk, or a device of the enumerator. */
+/* One row: a node of the walk (and its device, when it is one), or a device of the enumerator. */
 struct row {
 	struct sysdev *ctx;
-	const struct sysdev_node *node;
-	struct sysdev_device *dev;
-	struct names *names; /* set when a chosen column needs names (COL_NAMES) */
+	const struct sysdev_node *node; /* NULL for a device of the enumerator */
+	struct sysdev_device *dev;	/* NULL for a node that is no device */
+	struct names *names;		/* set when a chosen column needs names (COL_NAMES) */
 };
 
 enum {
-	COL_UEVENT = 1u << 0, /* a node needs its uevent file read (SYSDEV_WALK_UEVENT) */
+	COL_UEVENT = 1u << 0, /* the walk reads every uevent file at once (SYSDEV_WALK_UEVENT) */
 	COL_NAMES = 1u << 1,  /* VENDOR, MODEL, MODULE: the row needs a struct names */
 };
 

@@ -16,6 +16,7 @@
 
 #include <libudev.h>
 
+#include "cli.h"
 #include "fd-util.h"
 #include "names.h"
 #include "path-util.h"
@@ -266,24 +267,13 @@ int names_vendor_model_modalias(struct names *n, const char *modalias, const cha
 	return 0;
 }
 
-/* What the lookup needs of a device or of a walk's node. */
+/* What the lookup needs of a device. */
 struct source {
 	const char *modalias_property;
 	const char *subsystem;
 	const char *devtype;
-	ssize_t (*read)(const void *obj, const char *name, char *buf, size_t size);
-	const void *obj;
+	struct sysdev_device *dev;
 };
-
-static ssize_t read_device(const void *obj, const char *name, char *buf, size_t size)
-{
-	return sysdev_device_read_attribute((struct sysdev_device *)obj, name, buf, size);
-}
-
-static ssize_t read_node(const void *obj, const char *name, char *buf, size_t size)
-{
-	return sysdev_node_read_attribute(obj, name, buf, size);
-}
 
 /* sysfs attributes are at most a page; a modalias longer than this is not one */
 #define ATTR_MAX 4096
@@ -299,7 +289,7 @@ static int lookup_source(struct names *n, const struct source *src, const char *
 		return names_vendor_model_modalias(n, src->modalias_property, vendor, model);
 	n->stats.modalias_reads++;
 	total.modalias_reads++;
-	len = src->read(src->obj, "modalias", buf, sizeof(buf));
+	len = sysdev_device_read_attribute(src->dev, "modalias", buf, sizeof(buf));
 	if (len > 0 && strlen(buf) == (size_t)len)
 		return names_vendor_model_modalias(n, buf, vendor, model);
 	if (len == -ENOMEM)
@@ -310,10 +300,12 @@ static int lookup_source(struct names *n, const struct source *src, const char *
 		char key[sizeof(product) + 32];
 		ssize_t plen;
 
-		if (src->read(src->obj, "idVendor", id_vendor, sizeof(id_vendor)) <= 0 ||
-		    src->read(src->obj, "idProduct", id_product, sizeof(id_product)) <= 0)
+		if (sysdev_device_read_attribute(src->dev, "idVendor", id_vendor,
+						 sizeof(id_vendor)) <= 0 ||
+		    sysdev_device_read_attribute(src->dev, "idProduct", id_product,
+						 sizeof(id_product)) <= 0)
 			return 0;
-		plen = src->read(src->obj, "product", product, sizeof(product));
+		plen = sysdev_device_read_attribute(src->dev, "product", product, sizeof(product));
 		/* udev writes the product as it reads it; a NUL inside ends it */
 		if (plen < 0)
 			product[0] = '\0';
@@ -347,31 +339,13 @@ int names_vendor_model(struct names *n, struct sysdev_device *dev, const char **
 		       const char **model)
 {
 	struct source src = {
-	    .modalias_property = sysdev_device_get_property(dev, "MODALIAS"),
-	    .subsystem = sysdev_device_get_subsystem(dev),
-	    .devtype = sysdev_device_get_devtype(dev),
-	    .read = read_device,
-	    .obj = dev,
+	    .modalias_property = dev_property(dev, "MODALIAS"),
+	    .subsystem = dev_str(dev, sysdev_device_get_subsystem),
+	    .devtype = dev_str(dev, sysdev_device_get_devtype),
+	    .dev = dev,
 	};
 
-	return vendor_model_of(n, sysdev_device_get_devpath(dev), &src, vendor, model);
-}
-
-int names_vendor_model_node(struct names *n, const struct sysdev_node *node, const char **vendor,
-			    const char **model)
-{
-	struct source src = {
-	    .modalias_property = sysdev_node_get_property(node, "MODALIAS"),
-	    .subsystem = sysdev_node_get_subsystem(node),
-	    .devtype = sysdev_node_get_devtype(node),
-	    .read = read_node,
-	    .obj = node,
-	};
-
-	*vendor = *model = NULL;
-	if (sysdev_node_get_kind(node) != SYSDEV_KIND_DEVICE)
-		return 0;
-	return vendor_model_of(n, sysdev_node_get_devpath(node), &src, vendor, model);
+	return vendor_model_of(n, dev_str(dev, sysdev_device_get_devpath), &src, vendor, model);
 }
 
 /* A name that is one path component. */
@@ -424,12 +398,6 @@ int names_module_of(struct names *n, const char *subsystem, const char *driver, 
 
 int names_module(struct names *n, struct sysdev_device *dev, const char **module)
 {
-	return names_module_of(n, sysdev_device_get_subsystem(dev), sysdev_device_get_driver(dev),
-			       module);
-}
-
-int names_module_node(struct names *n, const struct sysdev_node *node, const char **module)
-{
-	return names_module_of(n, sysdev_node_get_subsystem(node), sysdev_node_get_driver(node),
-			       module);
+	return names_module_of(n, dev_str(dev, sysdev_device_get_subsystem),
+			       dev_str(dev, sysdev_device_get_driver), module);
 }

@@ -32,10 +32,6 @@ void names_free(struct names *n);
  */
 int names_vendor_model(struct names *n, struct sysdev_device *dev, const char **vendor,
 		       const char **model);
-/* The same for a node of a walk (a device node; its uevent properties are
- * used when the walk read them, SYSDEV_WALK_UEVENT). */
-int names_vendor_model_node(struct names *n, const struct sysdev_node *node, const char **vendor,
-			    const char **model);
 /* The same for a modalias string itself. */
 int names_vendor_model_modalias(struct names *n, const char *modalias, const char **vendor,
 				const char **model);
@@ -47,7 +43,6 @@ int names_vendor_model_modalias(struct names *n, const char *modalias, const cha
  * subsystem and driver.
  */
 int names_module(struct names *n, struct sysdev_device *dev, const char **module);
-int names_module_node(struct names *n, const struct sysdev_node *node, const char **module);
 int names_module_of(struct names *n, const char *subsystem, const char *driver,
 		    const char **module);
 

@@ -22,7 +22,7 @@ struct json_state {
 	struct walk_errors errors;
 };
 
-static void node_attributes(struct jw *w, const struct sysdev_node *node)
+static void node_attributes(struct jw *w, struct sysdev_node *node, struct sysdev_device *dev)
 {
 	unsigned char type;
 	const char *name;
@@ -30,46 +30,57 @@ static void node_attributes(struct jw *w, const struct sysdev_node *node)
 
 	jw_key(w, "attributes");
 	jw_begin_object(w);
-	for (size_t i = 0; (name = sysdev_node_get_entry_at(node, i, &type)); i++) {
+	SYSDEV_NODE_FOREACH_ENTRY(node, name, type)
+	{
 		ssize_t len;
 
 		if (type != DT_REG || strcmp(name, "uevent") == 0)
 			continue;
-		len = sysdev_node_read_attribute(node, name, buf, sizeof(buf));
+		len = sysdev_device_read_attribute(dev, name, buf, sizeof(buf));
 		jw_key(w, name);
 		attr_value_jw(w, buf, len);
 	}
 	jw_end_object(w);
 }
 
-static void node_power(struct jw *w, const struct sysdev_node *node)
+static void device_power(struct jw *w, struct sysdev_device *dev)
 {
-	struct sysdev_power p;
+	struct sysdev_power *p;
 
-	power_jw(w, sysdev_node_get_power(node, &p) < 0 ? NULL : &p);
+	if (sysdev_device_get_power(dev, &p) < 0) {
+		power_jw(w, NULL);
+	} else {
+		power_jw(w, p);
+		sysdev_power_unref(p);
+	}
 }
 
 /* The device fields of sysdev(7), in its order. */
-static void device_fields(struct jw *w, const struct sysdev_node *node)
+static void device_fields(struct jw *w, struct sysdev_device *dev)
 {
-	jw_member_string(w, "subsystem", sysdev_node_get_subsystem(node));
-	jw_member_string(w, "subsystem_kind",
-			 sysdev_subsystem_kind_to_string(sysdev_node_get_subsystem_kind(node)));
-	jw_member_string(w, "driver", sysdev_node_get_driver(node));
-	jw_member_string(w, "parent", sysdev_node_get_parent(node));
-	jw_member_string(w, "class_dir", sysdev_node_get_class_dir(node));
+	enum sysdev_placement placement;
+	char num[32];
+
+	jw_member_string(w, "subsystem", dev_str(dev, sysdev_device_get_subsystem));
+	jw_member_string(w, "subsystem_kind", dev_subsystem_kind(dev));
+	jw_member_string(w, "driver", dev_str(dev, sysdev_device_get_driver));
+	jw_member_string(w, "parent", dev_parent_devpath(dev));
+	jw_member_string(w, "class_dir", dev_str(dev, sysdev_device_get_class_dir));
 	jw_member_string(w, "placement",
-			 sysdev_placement_to_string(sysdev_node_get_placement(node)));
-	jw_member_string(w, "devnum", sysdev_node_get_devnum(node));
-	jw_member_string(w, "devtype", sysdev_node_get_devtype(node));
-	jw_member_string(w, "devname", sysdev_node_get_devname(node));
+			 sysdev_device_get_placement(dev, &placement) >= 0
+			     ? sysdev_placement_to_string(placement)
+			     : NULL);
+	jw_member_string(w, "devnum", dev_devnum(dev, num, sizeof(num)));
+	jw_member_string(w, "devtype", dev_str(dev, sysdev_device_get_devtype));
+	jw_member_string(w, "devname", dev_str(dev, sysdev_device_get_devname));
 }
 
-static int enter(const struct sysdev_node *node, void *data)
+static int enter(struct sysdev_node *node, void *data)
 {
 	struct json_state *t = data;
 	enum sysdev_kind kind = sysdev_node_get_kind(node);
 	struct jw *w = &t->w;
+	struct sysdev_device *dev;
 	int err;
 
 	if (t->sel && selection_find(t->sel, sysdev_node_get_devpath(node)) < 0)
@@ -79,12 +90,12 @@ static int enter(const struct sysdev_node *node, void *data)
 	jw_member_string(w, "path", sysdev_node_get_devpath(node));
 	jw_member_string(w, "name", sysdev_node_get_name(node));
 	jw_member_string(w, "kind", sysdev_kind_to_string(kind));
-	if (kind == SYSDEV_KIND_DEVICE) {
-		device_fields(w, node);
+	if (sysdev_node_get_device(node, &dev) >= 0) {
+		device_fields(w, dev);
 		if (t->o->attrs)
-			node_attributes(w, node);
+			node_attributes(w, node, dev);
 		if (t->o->power)
-			node_power(w, node);
+			device_power(w, dev);
 	}
 	err = sysdev_node_get_error(node);
 	if (err) {
@@ -101,7 +112,7 @@ static int enter(const struct sysdev_node *node, void *data)
 	return ferror(stdout) || w->failed ? (w->failed ? -ENOMEM : -EPIPE) : 0;
 }
 
-static int leave(const struct sysdev_node *node, void *data)
+static int leave(struct sysdev_node *node, void *data)
 {
 	struct json_state *t = data;
 
@@ -118,7 +129,7 @@ static int leave(const struct sysdev_node *node, void *data)
 int cmd_json(struct sysdev *ctx, const struct options *o)
 {
 	struct json_state t = {.ctx = ctx, .o = o};
-	struct sysdev_walk_stats st;
+	struct walk_counts st;
 	struct selection sel = {0};
 	unsigned flags = SYSDEV_WALK_UEVENT | SYSDEV_WALK_ERRORS;
 	char *start = NULL;
@@ -136,7 +147,7 @@ int cmd_json(struct sysdev *ctx, const struct options *o)
 	jw_break(&t.w, 1);
 	jw_key(&t.w, "nodes");
 	jw_begin_array(&t.w);
-	err = sysdev_walk(ctx, start, flags, o->depth, enter, leave, &t, &st);
+	err = walk_run(ctx, start, flags, o->depth, enter, leave, &t, &st);
 	/* close what a stopped walk left open, so the document stays whole */
 	while (t.level > 0)
 		leave(NULL, &t);
@@ -146,11 +157,11 @@ int cmd_json(struct sysdev *ctx, const struct options *o)
 	jw_break(&t.w, 1);
 	jw_key(&t.w, "walk");
 	jw_begin_object(&t.w);
-	jw_member_uint(&t.w, "directories", st.directories);
-	jw_member_uint(&t.w, "devices", st.devices);
-	jw_member_uint(&t.w, "vanished", st.vanished);
-	jw_member_uint(&t.w, "unreadable", st.unreadable);
-	jw_member_uint(&t.w, "too_deep", st.too_deep);
+	jw_member_uint(&t.w, "directories", st.v[SYSDEV_WALK_COUNT_DIRECTORIES]);
+	jw_member_uint(&t.w, "devices", st.v[SYSDEV_WALK_COUNT_DEVICES]);
+	jw_member_uint(&t.w, "vanished", st.v[SYSDEV_WALK_COUNT_VANISHED]);
+	jw_member_uint(&t.w, "unreadable", st.v[SYSDEV_WALK_COUNT_UNREADABLE]);
+	jw_member_uint(&t.w, "too_deep", st.v[SYSDEV_WALK_COUNT_TOO_DEEP]);
 	jw_end_object(&t.w);
 	jw_break(&t.w, 0);
 	jw_end_object(&t.w);

@@ -194,7 +194,17 @@ int cmd_list(struct sysdev *ctx, const struct options *o)
 	    (utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0)))
 		old_locale = uselocale(utf8);
 	jw_init(&l.w, stdout);
-	err = sysdev_enumerator_foreach(e, on_device, &l);
+	err = sysdev_enumerator_scan(e);
+	if (err >= 0) {
+		struct sysdev_device *dev;
+
+		SYSDEV_FOREACH_DEVICE(e, dev)
+		{
+			err = on_device(dev, &l);
+			if (err < 0)
+				break;
+		}
+	}
 	if (o->json && l.rows) {
 		jw_break(&l.w, 1);
 		jw_end_array(&l.w);

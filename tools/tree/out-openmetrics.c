@@ -50,25 +50,26 @@ static int count_device(struct om_state *s, const char *subsystem, const char *k
 	return 0;
 }
 
-static int on_node(const struct sysdev_node *node, void *data)
+static int on_node(struct sysdev_node *node, void *data)
 {
 	struct om_state *s = data;
+	struct sysdev_device *dev;
 	const char *sub, *kind;
 	char buf[64];
 	ssize_t len;
 	int32_t us;
 	int k;
 
-	if (sysdev_node_get_kind(node) != SYSDEV_KIND_DEVICE)
+	if (sysdev_node_get_device(node, &dev) < 0)
 		return 0;
-	sub = sysdev_node_get_subsystem(node);
-	kind = sysdev_subsystem_kind_to_string(sysdev_node_get_subsystem_kind(node));
+	sub = dev_str(dev, sysdev_device_get_subsystem);
+	kind = dev_subsystem_kind(dev);
 	if (count_device(s, sub ? sub : "", kind ? kind : "") < 0)
 		return -ENOMEM;
 	if (!sysdev_node_has_entry(node, "power"))
 		return 0;
-	len =
-	    sysdev_node_read_attribute(node, "power/pm_qos_latency_tolerance_us", buf, sizeof(buf));
+	len = sysdev_device_read_attribute(dev, "power/pm_qos_latency_tolerance_us", buf,
+					   sizeof(buf));
 	if (len < 0 || (k = sysdev_parse_latency_tolerance(buf, &us)) < 0)
 		return 0; /* absent, or neither auto, any nor a number: no sample */
 	if (grow_array((void **)&s->lt, &s->caplt, s->nlt + 1, sizeof(*s->lt)) < 0)
@@ -173,8 +174,7 @@ int cmd_stats_openmetrics(struct sysdev *ctx, const struct options *o)
 {
 	static const char *const status_kinds[] = {"bus", "class"};
 	struct om_state s = {0};
-	struct sysdev_walk_stats st = {0};
-	const struct sysdev_walk_stats *sw;
+	struct walk_counts st = {0};
 	struct sysdev_stats *stats = NULL;
 	const char *name;
 	unsigned long n, too_deep, unreadable, vanished;
@@ -189,7 +189,7 @@ int cmd_stats_openmetrics(struct sysdev *ctx, const struct options *o)
 		warnx_(sysdev_get_root(ctx), "cannot gather statistics: %s", error_words(err));
 		return EXIT_RUNTIME;
 	}
-	err = sysdev_walk(ctx, NULL, SYSDEV_WALK_ERRORS, -1, on_node, NULL, &s, &st);
+	err = walk_run(ctx, NULL, SYSDEV_WALK_ERRORS, -1, on_node, NULL, &s, &st);
 	t1 = now();
 	if (err < 0) {
 		warnx_(syspath_of(ctx, "/devices"), "%s", error_words(err));
@@ -218,15 +218,15 @@ int cmd_stats_openmetrics(struct sysdev *ctx, const struct options *o)
 	for (size_t k = 0; k < 2; k++) {
 		const char *status;
 
-		for (size_t i = 0; sysdev_stats_get_runtime_status(stats, k == 1, i, &status, &n);
-		     i++) {
+		for (size_t i = 0;
+		     sysdev_stats_get_runtime_status_at(stats, k == 1, i, &status, &n) >= 0; i++) {
 			fprintf(f, "sysdev_runtime_status_devices{subsystem_kind=\"%s\",status=",
 				status_kinds[k]);
 			fput_label_value(f, status);
 			fprintf(f, "} %lu\n", n);
 		}
 	}
-	while ((name = sysdev_stats_get_bus_class_name(stats, nbc)))
+	while (sysdev_stats_get_bus_class_name_at(stats, nbc, &name) >= 0)
 		nbc++;
 	family(f, "sysdev_bus_class_names", "Names that are both a bus and a class.");
 	fprintf(f, "sysdev_bus_class_names %zu\n", nbc);
@@ -244,10 +244,14 @@ int cmd_stats_openmetrics(struct sysdev *ctx, const struct options *o)
 	}
 	family(f, "sysdev_walk_duration_seconds", "Time taken to gather these numbers.");
 	fprintf(f, "sysdev_walk_duration_seconds %.6f\n", t1 - t0);
-	sw = sysdev_stats_get_walk(stats);
-	unreadable = sw->unreadable > st.unreadable ? sw->unreadable : st.unreadable;
-	vanished = sw->vanished > st.vanished ? sw->vanished : st.vanished;
-	too_deep = sw->too_deep > st.too_deep ? sw->too_deep : st.too_deep;
+#define MAX_OF(which)                                                                              \
+	(sysdev_stats_get_walk_count(stats, which) > st.v[which]                                   \
+	     ? sysdev_stats_get_walk_count(stats, which)                                           \
+	     : st.v[which])
+	unreadable = MAX_OF(SYSDEV_WALK_COUNT_UNREADABLE);
+	vanished = MAX_OF(SYSDEV_WALK_COUNT_VANISHED);
+	too_deep = MAX_OF(SYSDEV_WALK_COUNT_TOO_DEEP);
+#undef MAX_OF
 	family(f, "sysdev_walk_errors",
 	       "Directories under /sys/devices the walk could not read, that vanished while it "
 	       "ran, or that were too deep to enter.");
@@ -269,6 +273,6 @@ out:
 		free(s.lt[i].devpath);
 	free(s.dc);
 	free(s.lt);
-	sysdev_stats_free(stats);
+	sysdev_stats_unref(stats);
 	return ret;
 }

@@ -10,34 +10,67 @@
 #include "cli.h"
 #include "json-writer.h"
 
-/* Why a present latency-tolerance file gives no value, in words. */
-static void lt_reason(const struct sysdev_power *p, char *buf, size_t size)
+/* The power group's facts for output: strings NULL where absent, the tolerance's kind
+ * (0: no such file, < 0: there but no value, with the errno). */
+struct power_facts {
+	const char *runtime_status, *control, *wakeup;
+	int lt;
+	int32_t lt_us;
+	const char *lt_text;
+};
+
+static void power_facts(struct sysdev_power *p, struct power_facts *f)
 {
-	if (p->lt_error == -EBADMSG)
-		snprintf(buf, size, "neither auto, any nor a number");
-	else if (p->lt_error == -EBADFD)
-		snprintf(buf, size, "not a regular file");
-	else
-		snprintf(buf, size, "%s", error_words(p->lt_error));
+	f->runtime_status = f->control = f->wakeup = f->lt_text = NULL;
+	sysdev_power_get_runtime_status(p, &f->runtime_status);
+	sysdev_power_get_control(p, &f->control);
+	sysdev_power_get_wakeup(p, &f->wakeup);
+	f->lt = sysdev_power_get_latency_tolerance(p, &f->lt_us);
+	if (f->lt == -ENOENT)
+		f->lt = 0;
+	sysdev_power_get_latency_tolerance_text(p, &f->lt_text);
 }
 
-void power_text(FILE *f, const struct sysdev_power *p)
+/* Why a present latency-tolerance file gives no value, in words. */
+static void lt_reason(const struct power_facts *p, char *buf, size_t size)
 {
+	if (p->lt == -EBADMSG)
+		snprintf(buf, size, "neither auto, any nor a number");
+	else if (p->lt == -EBADFD)
+		snprintf(buf, size, "not a regular file");
+	else
+		snprintf(buf, size, "%s", error_words(p->lt));
+}
+
+void power_text(FILE *f, struct sysdev_power *power)
+{
+	struct power_facts pf, *p = &pf;
 	char why[128];
 
-	if (p->runtime_status[0]) {
+	power_facts(power, p);
+	if (p->runtime_status) {
 		fputs("  power:", f);
 		fput_text(f, p->runtime_status);
 	}
-	if (p->control[0]) {
+	if (p->control) {
 		fputs(" control:", f);
 		fput_text(f, p->control);
 	}
-	if (p->wakeup[0]) {
+	if (p->wakeup) {
 		fputs(" wakeup:", f);
 		fput_text(f, p->wakeup);
 	}
-	switch (p->lt_kind) {
+	if (p->lt < 0) {
+		lt_reason(p, why, sizeof(why));
+		fputs(" latency-tolerance:invalid(", f);
+		if (p->lt == -EBADMSG) {
+			fputc('\'', f);
+			fput_text(f, p->lt_text);
+			fputs("': ", f);
+		}
+		fprintf(f, "%s)", why);
+	}
+	switch (p->lt) {
 	case SYSDEV_LT_AUTO:
 		fputs(" latency-tolerance:auto", f);
 		break;
@@ -46,16 +79,6 @@ void power_text(FILE *f, const struct sysdev_power *p)
 		break;
 	case SYSDEV_LT_VALUE:
 		fprintf(f, " latency-tolerance:%dus", p->lt_us);
-		break;
-	case SYSDEV_LT_INVALID:
-		lt_reason(p, why, sizeof(why));
-		fputs(" latency-tolerance:invalid(", f);
-		if (p->lt_error == -EBADMSG) {
-			fputc('\'', f);
-			fput_text(f, p->lt_text);
-			fputs("': ", f);
-		}
-		fprintf(f, "%s)", why);
 		break;
 	default:
 		break;
@@ -94,31 +117,40 @@ void attr_value_jw(struct jw *w, const char *buf, ssize_t len)
 	jw_end_object(w);
 }
 
-void node_attribute_text(FILE *f, const struct sysdev_node *node, const char *name)
+void device_attribute_text(FILE *f, struct sysdev_device *dev, const char *name)
 {
 	char buf[ATTR_PAGE + 1];
 
 	fputc('@', f);
 	fput_text(f, name);
-	attr_value_text(f, buf, sysdev_node_read_attribute(node, name, buf, sizeof(buf)));
+	attr_value_text(f, buf, sysdev_device_read_attribute(dev, name, buf, sizeof(buf)));
 }
 
-/* The member "power", through the JSON writer. */
-void power_jw(struct jw *w, const struct sysdev_power *p)
+/* The member "power", through the JSON writer; null without @power. */
+void power_jw(struct jw *w, struct sysdev_power *power)
 {
+	struct power_facts pf, *p = &pf;
 	char why[128];
 
 	jw_key(w, "power");
-	if (!p) {
+	if (!power) {
 		jw_null(w);
 		return;
 	}
+	power_facts(power, p);
 	jw_begin_object(w);
-	jw_member_string(w, "runtime_status", p->runtime_status[0] ? p->runtime_status : NULL);
-	jw_member_string(w, "control", p->control[0] ? p->control : NULL);
-	jw_member_string(w, "wakeup", p->wakeup[0] ? p->wakeup : NULL);
+	jw_member_string(w, "runtime_status", p->runtime_status);
+	jw_member_string(w, "control", p->control);
+	jw_member_string(w, "wakeup", p->wakeup);
 	jw_key(w, "pm_qos_latency_tolerance_us");
-	switch (p->lt_kind) {
+	if (p->lt < 0) {
+		lt_reason(p, why, sizeof(why));
+		jw_string(w, "invalid");
+		jw_member_string(w, "pm_qos_latency_tolerance_error", why);
+		if (p->lt == -EBADMSG)
+			jw_member_string(w, "pm_qos_latency_tolerance_text", p->lt_text);
+	}
+	switch (p->lt) {
 	case SYSDEV_LT_AUTO:
 		jw_string(w, "auto");
 		break;
@@ -128,15 +160,9 @@ void power_jw(struct jw *w, const struct sysdev_power *p)
 	case SYSDEV_LT_VALUE:
 		jw_int(w, p->lt_us);
 		break;
-	case SYSDEV_LT_INVALID:
-		lt_reason(p, why, sizeof(why));
-		jw_string(w, "invalid");
-		jw_member_string(w, "pm_qos_latency_tolerance_error", why);
-		if (p->lt_error == -EBADMSG)
-			jw_member_string(w, "pm_qos_latency_tolerance_text", p->lt_text);
-		break;
 	default:
-		jw_null(w);
+		if (p->lt == 0)
+			jw_null(w);
 	}
 	jw_end_object(w);
 }

@@ -53,27 +53,31 @@ static void print_prefix(struct tree_state *t, unsigned level, bool has_next)
 		      t->out);
 }
 
-static void print_power(struct tree_state *t, const struct sysdev_node *node)
+static void print_power(struct tree_state *t, struct sysdev_device *dev)
 {
-	struct sysdev_power p;
+	struct sysdev_power *p;
 
-	if (sysdev_node_get_power(node, &p) == 0)
-		power_text(t->out, &p);
+	if (sysdev_device_get_power(dev, &p) == 0) {
+		power_text(t->out, p);
+		sysdev_power_unref(p);
+	}
 }
 
-static void print_attrs(struct tree_state *t, const struct sysdev_node *node, unsigned level)
+static void print_attrs(struct tree_state *t, struct sysdev_node *node, struct sysdev_device *dev,
+			unsigned level)
 {
 	unsigned char type;
 	const char *name;
 
-	for (size_t i = 0; (name = sysdev_node_get_entry_at(node, i, &type)); i++) {
+	SYSDEV_NODE_FOREACH_ENTRY(node, name, type)
+	{
 		if (type != DT_REG || strcmp(name, "uevent") == 0)
 			continue;
 		for (unsigned j = 1; j <= level; j++)
 			fputs(t->more[j] ? (t->o->ascii ? "|  " : "│  ") : "   ", t->out);
 		fputs(col(t, C_ATTR), t->out);
 		fputs("  ", t->out);
-		node_attribute_text(t->out, node, name);
+		device_attribute_text(t->out, dev, name);
 		fputs(col(t, C_RESET), t->out);
 		fputc('\n', t->out);
 	}
@@ -89,15 +93,14 @@ static void separate(struct tree_state *t, bool *first)
 
 /* One column of a device, after the line's start: its look in the tree. */
 static void device_column(struct tree_state *t, const struct sysdev_node *node,
-			  const struct column *c, bool *first)
+			  struct sysdev_device *dev, const struct column *c, bool *first)
 {
-	struct row r = {.ctx = t->ctx, .node = node, .names = t->names};
+	struct row r = {.ctx = t->ctx, .node = node, .dev = dev, .names = t->names};
 	char buf[4097];
 	const char *v = c->get(&r, buf, sizeof(buf));
 
 	if (strcmp(c->key, "subsystem") == 0) {
-		const char *sk =
-		    sysdev_subsystem_kind_to_string(sysdev_node_get_subsystem_kind(node));
+		const char *sk = dev_subsystem_kind(dev);
 
 		separate(t, first);
 		if (!v) {
@@ -115,7 +118,8 @@ static void device_column(struct tree_state *t, const struct sysdev_node *node,
 		fput_text(t->out, v);
 		fputs(col(t, C_RESET), t->out);
 	} else if (strcmp(c->key, "devname") == 0) {
-		const char *devnum = sysdev_node_get_devnum(node);
+		char num[32];
+		const char *devnum = dev_devnum(dev, num, sizeof(num));
 
 		if (!v && !devnum)
 			return;
@@ -142,7 +146,7 @@ static void device_column(struct tree_state *t, const struct sysdev_node *node,
  * its look), each other column only on devices.
  */
 static void node_columns(struct tree_state *t, const struct sysdev_node *node,
-			 enum sysdev_kind kind, unsigned depth)
+			 struct sysdev_device *dev, enum sysdev_kind kind, unsigned depth)
 {
 	const char *look = kind == SYSDEV_KIND_DEVICE	    ? C_DEVICE
 			   : kind == SYSDEV_KIND_CLASS_DIR  ? C_CLASSDIR
@@ -168,20 +172,21 @@ static void node_columns(struct tree_state *t, const struct sysdev_node *node,
 			separate(t, &first);
 			fprintf(t->out, "%s[%s]%s", col(t, look), sysdev_kind_to_string(kind),
 				col(t, C_RESET));
-		} else if (kind == SYSDEV_KIND_DEVICE) {
-			device_column(t, node, c, &first);
+		} else if (dev) {
+			device_column(t, node, dev, c, &first);
 		}
 	}
-	if (kind == SYSDEV_KIND_DEVICE && t->o->power)
-		print_power(t, node);
+	if (dev && t->o->power)
+		print_power(t, dev);
 }
 
-static int enter(const struct sysdev_node *node, void *data)
+static int enter(struct sysdev_node *node, void *data)
 {
 	struct tree_state *t = data;
 	unsigned depth = sysdev_node_get_depth(node);
 	enum sysdev_kind kind = sysdev_node_get_kind(node);
 	bool has_next = sysdev_node_has_next_sibling(node);
+	struct sysdev_device *dev = NULL;
 	int err;
 
 	if (t->sel) {
@@ -204,7 +209,8 @@ static int enter(const struct sysdev_node *node, void *data)
 	t->more[t->level] = has_next;
 
 	print_prefix(t, t->level, has_next);
-	node_columns(t, node, kind, depth);
+	(void)sysdev_node_get_device(node, &dev); /* NULL: no device */
+	node_columns(t, node, dev, kind, depth);
 	err = sysdev_node_get_error(node);
 	if (err) {
 		fprintf(t->out, "  %s(unreadable: %s)%s", col(t, C_ERROR), error_words(err),
@@ -215,14 +221,14 @@ static int enter(const struct sysdev_node *node, void *data)
 	if (sysdev_node_is_truncated(node))
 		fputs("  [truncated]", t->out);
 	fputc('\n', t->out);
-	if (t->o->attrs && kind == SYSDEV_KIND_DEVICE)
-		print_attrs(t, node, t->level);
+	if (t->o->attrs && dev)
+		print_attrs(t, node, dev, t->level);
 	/* stop at once when the output fails (a closed pipe, a full disk):
 	 * -EPIPE stands for either, check_output() tells which */
 	return ferror(t->out) ? -EPIPE : 0;
 }
 
-static int leave(const struct sysdev_node *node, void *data)
+static int leave(struct sysdev_node *node, void *data)
 {
 	struct tree_state *t = data;
 	unsigned depth = sysdev_node_get_depth(node);
@@ -244,10 +250,12 @@ void walk_error_note(struct walk_errors *e, struct sysdev *ctx, const struct sys
 }
 
 /* Report what the walk skipped in one line; returns the exit status. */
-int report_walk(struct sysdev *ctx, const char *start, int err, const struct sysdev_walk_stats *st,
+int report_walk(struct sysdev *ctx, const char *start, int err, const struct walk_counts *st,
 		struct walk_errors *e)
 {
-	unsigned long unreadable = st->unreadable > e->n ? st->unreadable : e->n;
+	unsigned long st_unreadable = st->v[SYSDEV_WALK_COUNT_UNREADABLE];
+	unsigned long too_deep = st->v[SYSDEV_WALK_COUNT_TOO_DEEP];
+	unsigned long unreadable = st_unreadable > e->n ? st_unreadable : e->n;
 	int ret = 0;
 
 	if (err == -EPIPE) {
@@ -255,19 +263,18 @@ int report_walk(struct sysdev *ctx, const char *start, int err, const struct sys
 	} else if (err < 0) {
 		warnx_(syspath_of(ctx, start), "%s", error_words(err));
 		ret = EXIT_RUNTIME;
-	} else if (unreadable || st->too_deep) {
+	} else if (unreadable || too_deep) {
 		char more[96] = "", deep[160] = "";
 
 		if (e->first && unreadable > 1)
 			snprintf(more, sizeof(more), "; %lu more %s not be read", unreadable - 1,
 				 plural(unreadable - 1, "directory could", "directories could"));
-		if (st->too_deep)
+		if (too_deep)
 			snprintf(deep, sizeof(deep),
 				 "%s%lu %s not entered: deeper than %d levels, or out of "
 				 "file descriptors or stack",
-				 unreadable ? "; " : "", st->too_deep,
-				 plural(st->too_deep, "directory", "directories"),
-				 SYSDEV_MAX_DEPTH);
+				 unreadable ? "; " : "", too_deep,
+				 plural(too_deep, "directory", "directories"), SYSDEV_MAX_DEPTH);
 		if (e->first)
 			warnx_(e->first, "%s%s%s", error_words(e->first_err), more, deep);
 		else if (unreadable)
@@ -285,7 +292,7 @@ int report_walk(struct sysdev *ctx, const char *start, int err, const struct sys
 int cmd_tree(struct sysdev *ctx, const struct options *o)
 {
 	struct tree_state t = {.ctx = ctx, .o = o, .out = stdout};
-	struct sysdev_walk_stats st;
+	struct walk_counts st;
 	unsigned flags = SYSDEV_WALK_SIBLINGS | SYSDEV_WALK_ERRORS;
 	char *start = NULL;
 	struct selection sel = {0};
@@ -304,7 +311,7 @@ int cmd_tree(struct sysdev *ctx, const struct options *o)
 		free(start);
 		return EXIT_RUNTIME;
 	}
-	err = sysdev_walk(ctx, start, flags, o->depth, enter, leave, &t, &st);
+	err = walk_run(ctx, start, flags, o->depth, enter, leave, &t, &st);
 	ret = report_walk(ctx, start ? start : "/devices", err, &st, &t.errors);
 	selection_free(&sel);
 	names_free(t.names);

@@ -111,8 +111,13 @@ int selection_build(struct sysdev *ctx, const struct options *o, const char *sta
 	found = sysdev_enumerator_get_count(e);
 	/* each device and each of its ancestors up to the start */
 	for (size_t i = 0; err >= 0 && i < found; i++) {
-		const char *p = sysdev_device_get_devpath(sysdev_enumerator_get_device_at(e, i));
-		size_t len = strlen(p);
+		struct sysdev_device *dev = NULL;
+		const char *p;
+		size_t len;
+
+		(void)sysdev_enumerator_get_device_at(e, i, &dev);
+		p = dev_str(dev, sysdev_device_get_devpath);
+		len = strlen(p);
 
 		while (err >= 0 && len > 0) {
 			err = grow_array((void **)&sel->paths, &cap, sel->n + 1, sizeof(char *));
