@@ -605,10 +605,16 @@ _public_ int sysdev_device_get_kind(struct sysdev_device *dev, enum sysdev_kind 
 	return 0;
 }
 
-/* A string field: 0 and the string, or -ENOENT. */
-static int field(bool present, const struct sbuf *b, const char **ret)
+/* A string field once @load has read what holds it: 0 and the string, -ENOENT,
+ * or the error of the read.  @present is read after the load, which sets it. */
+static int loaded_field(struct sysdev_device *dev, int (*load)(struct sysdev_device *dev),
+			const bool *present, const struct sbuf *b, const char **ret)
 {
-	if (!present)
+	int err = load(dev);
+
+	if (err < 0)
+		return err;
+	if (!*present)
 		return -ENOENT;
 	*ret = b->s;
 	return 0;
@@ -616,14 +622,9 @@ static int field(bool present, const struct sbuf *b, const char **ret)
 
 _public_ int sysdev_device_get_subsystem(struct sysdev_device *dev, const char **ret)
 {
-	int err;
-
 	assert_return(dev, -EINVAL);
 	assert_return(ret, -EINVAL);
-	err = device_links(dev);
-	if (err < 0)
-		return err;
-	return field(dev->has_subsystem, &dev->subsystem, ret);
+	return loaded_field(dev, device_links, &dev->has_subsystem, &dev->subsystem, ret);
 }
 
 _public_ int sysdev_device_get_subsystem_kind(struct sysdev_device *dev,
@@ -645,26 +646,16 @@ _public_ int sysdev_device_get_subsystem_kind(struct sysdev_device *dev,
 
 _public_ int sysdev_device_get_driver(struct sysdev_device *dev, const char **ret)
 {
-	int err;
-
 	assert_return(dev, -EINVAL);
 	assert_return(ret, -EINVAL);
-	err = device_links(dev);
-	if (err < 0)
-		return err;
-	return field(dev->has_driver, &dev->driver, ret);
+	return loaded_field(dev, device_links, &dev->has_driver, &dev->driver, ret);
 }
 
 _public_ int sysdev_device_get_class_dir(struct sysdev_device *dev, const char **ret)
 {
-	int err;
-
 	assert_return(dev, -EINVAL);
 	assert_return(ret, -EINVAL);
-	err = device_ancestry(dev);
-	if (err < 0)
-		return err;
-	return field(dev->has_class_dir, &dev->class_dir, ret);
+	return loaded_field(dev, device_ancestry, &dev->has_class_dir, &dev->class_dir, ret);
 }
 
 _public_ int sysdev_device_get_parent(struct sysdev_device *dev, struct sysdev_device **ret)

@@ -128,6 +128,10 @@ int tree_begin(struct sysdev *ctx, const struct options *o, char **start, struct
 /* One line when no device was selected. */
 void warn_none_selected(void);
 
+/* device-json.c: the device fields of sysdev(7) in its order (with "module"
+ * after "driver" when @module is given), and the member "power" */
+void device_fields_jw(struct jw *w, struct sysdev_device *dev, const char *const *module);
+void device_power_jw(struct jw *w, struct sysdev_device *dev);
 /* out-power.c: the power annotation; text: "  power:... latency-tolerance:...",
  * JSON: the member "power" through the writer */
 void power_text(FILE *f, struct sysdev_power *p);

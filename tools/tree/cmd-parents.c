@@ -45,8 +45,6 @@ static void device_line(const struct options *o, struct jw *w, struct sysdev_dev
 	const char *drv = dev_str(dev, sysdev_device_get_driver);
 	const char *devname = dev_str(dev, sysdev_device_get_devname);
 	const char *module = NULL;
-	enum sysdev_placement placement;
-	char num[32];
 
 	/* the driver's kernel module (its module link), as the MODULE column; none when built in */
 	if (drv && names)
@@ -57,31 +55,11 @@ static void device_line(const struct options *o, struct jw *w, struct sysdev_dev
 		jw_begin_object(w);
 		jw_member_string(w, "path", dev_str(dev, sysdev_device_get_devpath));
 		jw_member_string(w, "name", dev_str(dev, sysdev_device_get_name));
-		jw_member_string(w, "subsystem", sub);
-		jw_member_string(w, "subsystem_kind", dev_subsystem_kind(dev));
-		jw_member_string(w, "driver", drv);
-		jw_member_string(w, "module", module);
-		jw_member_string(w, "parent", dev_parent_devpath(dev));
-		jw_member_string(w, "class_dir", dev_str(dev, sysdev_device_get_class_dir));
-		jw_member_string(w, "placement",
-				 sysdev_device_get_placement(dev, &placement) >= 0
-				     ? sysdev_placement_to_string(placement)
-				     : NULL);
-		jw_member_string(w, "devnum", dev_devnum(dev, num, sizeof(num)));
-		jw_member_string(w, "devtype", dev_str(dev, sysdev_device_get_devtype));
-		jw_member_string(w, "devname", devname);
+		device_fields_jw(w, dev, &module);
 		if (o->attrs)
 			device_attributes(w, dev);
-		if (o->power) {
-			struct sysdev_power *p;
-
-			if (sysdev_device_get_power(dev, &p) < 0) {
-				power_jw(w, NULL);
-			} else {
-				power_jw(w, p);
-				sysdev_power_unref(p);
-			}
-		}
+		if (o->power)
+			device_power_jw(w, dev);
 		jw_end_object(w);
 		return;
 	}

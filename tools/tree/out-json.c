@@ -43,38 +43,6 @@ static void node_attributes(struct jw *w, struct sysdev_node *node, struct sysde
 	jw_end_object(w);
 }
 
-static void device_power(struct jw *w, struct sysdev_device *dev)
-{
-	struct sysdev_power *p;
-
-	if (sysdev_device_get_power(dev, &p) < 0) {
-		power_jw(w, NULL);
-	} else {
-		power_jw(w, p);
-		sysdev_power_unref(p);
-	}
-}
-
-/* The device fields of sysdev(7), in its order. */
-static void device_fields(struct jw *w, struct sysdev_device *dev)
-{
-	enum sysdev_placement placement;
-	char num[32];
-
-	jw_member_string(w, "subsystem", dev_str(dev, sysdev_device_get_subsystem));
-	jw_member_string(w, "subsystem_kind", dev_subsystem_kind(dev));
-	jw_member_string(w, "driver", dev_str(dev, sysdev_device_get_driver));
-	jw_member_string(w, "parent", dev_parent_devpath(dev));
-	jw_member_string(w, "class_dir", dev_str(dev, sysdev_device_get_class_dir));
-	jw_member_string(w, "placement",
-			 sysdev_device_get_placement(dev, &placement) >= 0
-			     ? sysdev_placement_to_string(placement)
-			     : NULL);
-	jw_member_string(w, "devnum", dev_devnum(dev, num, sizeof(num)));
-	jw_member_string(w, "devtype", dev_str(dev, sysdev_device_get_devtype));
-	jw_member_string(w, "devname", dev_str(dev, sysdev_device_get_devname));
-}
-
 static int enter(struct sysdev_node *node, void *data)
 {
 	struct json_state *t = data;
@@ -91,11 +59,11 @@ static int enter(struct sysdev_node *node, void *data)
 	jw_member_string(w, "name", sysdev_node_get_name(node));
 	jw_member_string(w, "kind", sysdev_kind_to_string(kind));
 	if (sysdev_node_get_device(node, &dev) >= 0) {
-		device_fields(w, dev);
+		device_fields_jw(w, dev, NULL);
 		if (t->o->attrs)
 			node_attributes(w, node, dev);
 		if (t->o->power)
-			device_power(w, dev);
+			device_power_jw(w, dev);
 	}
 	err = sysdev_node_get_error(node);
 	if (err) {
