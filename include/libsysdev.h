@@ -685,42 +685,6 @@ int sysdev_device_get_latency_tolerance(struct sysdev_device *dev, int32_t *ret_
 int sysdev_device_set_latency_tolerance(struct sysdev_device *dev, const char *value);
 
 /* ------------------------------------------------------------------ */
-/* The article's measurements (sysdev(7))                              */
-/* ------------------------------------------------------------------ */
-
-struct sysdev_stats;
-
-/* Walk the tree and count: 0 and a new object in *@ret, or a negative errno.
- * Since: 1.0 */
-int sysdev_stats_new(struct sysdev *ctx, struct sysdev_stats **ret);
-/* Since: 1.0 */
-struct sysdev_stats *sysdev_stats_ref(struct sysdev_stats *stats);
-/* Since: 1.0 */
-struct sysdev_stats *sysdev_stats_unref(struct sysdev_stats *stats);
-
-/* Names both in S/bus and S/class, sorted: 0 and name @i, -ENOENT past the end.
- * Since: 1.0 */
-int sysdev_stats_get_bus_class_name_at(struct sysdev_stats *stats, size_t i, const char **ret);
-/*
- * runtime_status counts, sorted by status: @from_class true for
- * S/class/&lowast;/&lowast;/power/runtime_status, false for
- * S/bus/&lowast;/devices/&lowast;/power/runtime_status.  0 with the status
- * and its count, -ENOENT past the end.
- * Since: 1.0
- */
-int sysdev_stats_get_runtime_status_at(struct sysdev_stats *stats, bool from_class, size_t i,
-				       const char **ret_status, unsigned long *ret_count);
-/* Directories of each kind under S/devices (0 for a kind out of range).  Since: 1.0 */
-unsigned long sysdev_stats_get_kind_count(const struct sysdev_stats *stats, enum sysdev_kind kind);
-/* Devices per subsystem, sorted by name (devices without a subsystem link are
- * not listed): 0 with name and count, -ENOENT past the end.  Since: 1.0 */
-int sysdev_stats_get_subsystem_at(struct sysdev_stats *stats, size_t i, const char **ret_name,
-				  unsigned long *ret_count);
-/* The walk's own counters (vanished, unreadable, ...).  Since: 1.0 */
-unsigned long sysdev_stats_get_walk_count(const struct sysdev_stats *stats,
-					  enum sysdev_walk_count which);
-
-/* ------------------------------------------------------------------ */
 /* Capture                                                             */
 /* ------------------------------------------------------------------ */
 

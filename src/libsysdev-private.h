@@ -15,6 +15,7 @@
 #include "fd-util.h"
 #include "in-root.h"
 #include "macro.h"
+#include "name-set.h"
 #include "path-util.h"
 
 #define _public_ __attribute__((visibility("default")))
@@ -29,7 +30,6 @@ DEFINE_UNREF_CLEANUP_FUNC(struct sysdev_device, sysdev_device_unref)
 DEFINE_UNREF_CLEANUP_FUNC(struct sysdev_walker, sysdev_walker_unref)
 DEFINE_UNREF_CLEANUP_FUNC(struct sysdev_enumerator, sysdev_enumerator_unref)
 DEFINE_UNREF_CLEANUP_FUNC(struct sysdev_monitor, sysdev_monitor_unref)
-DEFINE_UNREF_CLEANUP_FUNC(struct sysdev_stats, sysdev_stats_unref)
 
 /* A string in a buffer kept for reuse. */
 struct sbuf {
@@ -50,11 +50,6 @@ static inline int sbuf_set(struct sbuf *b, const char *s, size_t len)
 /* Attributes are at most a page; uevent too.  Bound generously, never more. */
 #define SYSDEV_ATTR_MAX (64 * 1024)
 
-struct name_set {
-	char **names; /* sorted bytewise */
-	size_t n;
-};
-
 struct sysdev {
 	unsigned n_ref;
 	int root_fd;
@@ -65,12 +60,6 @@ struct sysdev {
 	struct name_set buses;
 };
 
-/* util.c */
-int name_set_load(int dirfd, const char *path, struct name_set *set);
-/* The same for the open directory @fd (read from its start, left open). */
-int name_set_load_fd(int fd, struct name_set *set);
-bool name_set_has(const struct name_set *set, const char *name);
-void name_set_free(struct name_set *set);
 /*
  * resolve.c: resolve @path (relative to the root, leading slash) physically,
  * following links, never leaving the root (-EXDEV).  *@out is malloc'd.

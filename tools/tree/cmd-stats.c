@@ -4,25 +4,26 @@
 
 #include "cli.h"
 #include "json-writer.h"
+#include "stats.h"
 
-static void status_json(struct jw *w, struct sysdev_stats *s, bool from_class)
+static void status_json(struct jw *w, struct tree_stats *s, bool from_class)
 {
 	const char *status;
 	unsigned long n;
 
 	jw_begin_object(w);
-	for (size_t i = 0; sysdev_stats_get_runtime_status_at(s, from_class, i, &status, &n) >= 0;
+	for (size_t i = 0; tree_stats_get_runtime_status_at(s, from_class, i, &status, &n) >= 0;
 	     i++)
 		jw_member_uint(w, status, n);
 	jw_end_object(w);
 }
 
-static void status_text(struct sysdev_stats *s, bool from_class)
+static void status_text(struct tree_stats *s, bool from_class)
 {
 	const char *status;
 	unsigned long n;
 
-	for (size_t i = 0; sysdev_stats_get_runtime_status_at(s, from_class, i, &status, &n) >= 0;
+	for (size_t i = 0; tree_stats_get_runtime_status_at(s, from_class, i, &status, &n) >= 0;
 	     i++) {
 		printf("  %7lu ", n);
 		fput_text(stdout, status);
@@ -32,20 +33,20 @@ static void status_text(struct sysdev_stats *s, bool from_class)
 
 int cmd_stats(struct sysdev *ctx, const struct options *o)
 {
-	struct sysdev_stats *s;
+	struct tree_stats *s;
 	struct walk_counts walk;
 	const char *name;
 	unsigned long n, no_subsystem;
 	int err;
 
-	err = sysdev_stats_new(ctx, &s);
+	err = tree_stats_new(ctx, &s);
 	if (err < 0) {
 		warnx_(sysdev_get_root(ctx), "cannot gather statistics: %s", error_words(err));
 		return EXIT_RUNTIME;
 	}
 	/* devices without a subsystem link: counted too, so the rows add up */
-	no_subsystem = sysdev_stats_get_kind_count(s, SYSDEV_KIND_DEVICE);
-	for (size_t i = 0; sysdev_stats_get_subsystem_at(s, i, &name, &n) >= 0; i++)
+	no_subsystem = tree_stats_get_kind_count(s, SYSDEV_KIND_DEVICE);
+	for (size_t i = 0; tree_stats_get_subsystem_at(s, i, &name, &n) >= 0; i++)
 		no_subsystem -= n;
 	if (o->json) {
 		struct jw w;
@@ -56,7 +57,7 @@ int cmd_stats(struct sysdev *ctx, const struct options *o)
 		jw_break_spaces(&w, 1);
 		jw_key(&w, "bus_class_names");
 		jw_begin_array(&w);
-		for (size_t i = 0; sysdev_stats_get_bus_class_name_at(s, i, &name) >= 0; i++)
+		for (size_t i = 0; tree_stats_get_bus_class_name_at(s, i, &name) >= 0; i++)
 			jw_string(&w, name);
 		jw_end_array(&w);
 		jw_break_spaces(&w, 1);
@@ -72,12 +73,12 @@ int cmd_stats(struct sysdev *ctx, const struct options *o)
 		jw_begin_object(&w);
 		for (int k = 0; k < _SYSDEV_KIND_MAX; k++)
 			jw_member_uint(&w, sysdev_kind_to_string(k),
-				       sysdev_stats_get_kind_count(s, k));
+				       tree_stats_get_kind_count(s, k));
 		jw_end_object(&w);
 		jw_break_spaces(&w, 1);
 		jw_key(&w, "subsystems");
 		jw_begin_object(&w);
-		for (size_t i = 0; sysdev_stats_get_subsystem_at(s, i, &name, &n) >= 0; i++)
+		for (size_t i = 0; tree_stats_get_subsystem_at(s, i, &name, &n) >= 0; i++)
 			jw_member_uint(&w, name, n);
 		jw_end_object(&w);
 		jw_break_spaces(&w, 1);
@@ -91,7 +92,7 @@ int cmd_stats(struct sysdev *ctx, const struct options *o)
 		fputs("\n\nNames that are both a bus and a class "
 		      "(comm -12 <(ls S/bus) <(ls S/class)):\n",
 		      stdout);
-		for (size_t i = 0; sysdev_stats_get_bus_class_name_at(s, i, &name) >= 0; i++) {
+		for (size_t i = 0; tree_stats_get_bus_class_name_at(s, i, &name) >= 0; i++) {
 			fputs("  ", stdout);
 			fput_text(stdout, name);
 			fputc('\n', stdout);
@@ -106,10 +107,10 @@ int cmd_stats(struct sysdev *ctx, const struct options *o)
 		status_text(s, false);
 		fputs("\nDirectories under S/devices by kind:\n", stdout);
 		for (int k = 0; k < _SYSDEV_KIND_MAX; k++)
-			printf("  %7lu %s\n", sysdev_stats_get_kind_count(s, k),
+			printf("  %7lu %s\n", tree_stats_get_kind_count(s, k),
 			       sysdev_kind_to_string(k));
 		fputs("\nDevices per subsystem:\n", stdout);
-		for (size_t i = 0; sysdev_stats_get_subsystem_at(s, i, &name, &n) >= 0; i++) {
+		for (size_t i = 0; tree_stats_get_subsystem_at(s, i, &name, &n) >= 0; i++) {
 			printf("  %7lu ", n);
 			fput_text(stdout, name);
 			fputc('\n', stdout);
@@ -119,8 +120,8 @@ int cmd_stats(struct sysdev *ctx, const struct options *o)
 	struct walk_errors none = {0};
 
 	for (unsigned i = 0; i < _SYSDEV_WALK_COUNT_MAX; i++)
-		walk.v[i] = sysdev_stats_get_walk_count(s, (enum sysdev_walk_count)i);
+		walk.v[i] = tree_stats_get_walk_count(s, (enum sysdev_walk_count)i);
 	err = report_walk(ctx, "/devices", 0, &walk, &none);
-	sysdev_stats_unref(s);
+	tree_stats_free(s);
 	return err;
 }

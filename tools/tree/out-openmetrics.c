@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "plural.h"
+#include "stats.h"
 
 struct dev_count {
 	char *subsystem;  /* "" for none */
@@ -175,7 +176,7 @@ int cmd_stats_openmetrics(struct sysdev *ctx, const struct options *o)
 	static const char *const status_kinds[] = {"bus", "class"};
 	struct om_state s = {0};
 	struct walk_counts st = {0};
-	struct sysdev_stats *stats = NULL;
+	struct tree_stats *stats = NULL;
 	const char *name;
 	unsigned long n, too_deep, unreadable, vanished;
 	size_t nbc = 0;
@@ -184,7 +185,7 @@ int cmd_stats_openmetrics(struct sysdev *ctx, const struct options *o)
 	int err, ret = 0;
 
 	(void)o;
-	err = sysdev_stats_new(ctx, &stats);
+	err = tree_stats_new(ctx, &stats);
 	if (err < 0) {
 		warnx_(sysdev_get_root(ctx), "cannot gather statistics: %s", error_words(err));
 		return EXIT_RUNTIME;
@@ -212,21 +213,21 @@ int cmd_stats_openmetrics(struct sysdev *ctx, const struct options *o)
 	family(f, "sysdev_directories", "Directories under /sys/devices by kind.");
 	for (int k = 0; k < _SYSDEV_KIND_MAX; k++)
 		fprintf(f, "sysdev_directories{kind=\"%s\"} %lu\n", sysdev_kind_to_string(k),
-			sysdev_stats_get_kind_count(stats, k));
+			tree_stats_get_kind_count(stats, k));
 	family(f, "sysdev_runtime_status_devices",
 	       "Devices listed in /sys/bus/*/devices or /sys/class/* by power/runtime_status.");
 	for (size_t k = 0; k < 2; k++) {
 		const char *status;
 
 		for (size_t i = 0;
-		     sysdev_stats_get_runtime_status_at(stats, k == 1, i, &status, &n) >= 0; i++) {
+		     tree_stats_get_runtime_status_at(stats, k == 1, i, &status, &n) >= 0; i++) {
 			fprintf(f, "sysdev_runtime_status_devices{subsystem_kind=\"%s\",status=",
 				status_kinds[k]);
 			fput_label_value(f, status);
 			fprintf(f, "} %lu\n", n);
 		}
 	}
-	while (sysdev_stats_get_bus_class_name_at(stats, nbc, &name) >= 0)
+	while (tree_stats_get_bus_class_name_at(stats, nbc, &name) >= 0)
 		nbc++;
 	family(f, "sysdev_bus_class_names", "Names that are both a bus and a class.");
 	fprintf(f, "sysdev_bus_class_names %zu\n", nbc);
@@ -245,8 +246,8 @@ int cmd_stats_openmetrics(struct sysdev *ctx, const struct options *o)
 	family(f, "sysdev_walk_duration_seconds", "Time taken to gather these numbers.");
 	fprintf(f, "sysdev_walk_duration_seconds %.6f\n", t1 - t0);
 #define MAX_OF(which)                                                                              \
-	(sysdev_stats_get_walk_count(stats, which) > st.v[which]                                   \
-	     ? sysdev_stats_get_walk_count(stats, which)                                           \
+	(tree_stats_get_walk_count(stats, which) > st.v[which]                                     \
+	     ? tree_stats_get_walk_count(stats, which)                                             \
 	     : st.v[which])
 	unreadable = MAX_OF(SYSDEV_WALK_COUNT_UNREADABLE);
 	vanished = MAX_OF(SYSDEV_WALK_COUNT_VANISHED);
@@ -273,6 +274,6 @@ out:
 		free(s.lt[i].devpath);
 	free(s.dc);
 	free(s.lt);
-	sysdev_stats_unref(stats);
+	tree_stats_free(stats);
 	return ret;
 }

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The article's measurements (sysdev(7)), as data. */
+/*
+ * The article's measurements (sysdev(7)), as data for --stats and its
+ * OpenMetrics output: built on the library's public API and src/shared only.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -8,7 +11,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "libsysdev-private.h"
+#include "alloc-util.h"
+#include "in-root.h"
+#include "libsysdev.h"
+#include "macro.h"
+#include "name-set.h"
+#include "stats.h"
 
 struct counter {
 	char *name;
@@ -20,14 +28,13 @@ struct counts {
 	size_t n, cap;
 };
 
-struct sysdev_stats {
+struct tree_stats {
 	struct name_set bus_class;
 	struct counts status_class;
 	struct counts status_bus;
 	struct counts subsystems;
 	unsigned long kinds[_SYSDEV_KIND_MAX];
 	unsigned long walk[_SYSDEV_WALK_COUNT_MAX];
-	unsigned n_ref;
 };
 
 static int counts_add(struct counts *c, const char *name, size_t len)
@@ -98,7 +105,8 @@ static int count_lines(struct sysdev *ctx, struct counts *c, struct carry *k, co
 	 * it.  Only a regular file is read: a FIFO or a device node in a
 	 * hand-made tree is not a status (opening a device can have effects).
 	 */
-	err = in_root_resolve(ctx->root_fd, ctx->root, path, IN_ROOT_OPEN_FILE, &r);
+	err = in_root_resolve(sysdev_get_root_fd(ctx), sysdev_get_root(ctx), path,
+			      IN_ROOT_OPEN_FILE, &r);
 	fd = r.fd;
 	r.fd = -1;
 	in_root_free(&r);
@@ -136,7 +144,7 @@ static int count_status(struct sysdev *ctx, const char *top, const char *sub, st
 	struct name_set outer;
 	int err;
 
-	err = name_set_load(ctx->root_fd, top, &outer);
+	err = name_set_load(sysdev_get_root_fd(ctx), top, &outer);
 	if (err < 0)
 		return err == -ENOENT || err == -ENOTDIR ? 0 : err;
 	for (size_t i = 0; i < outer.n && err >= 0; i++) {
@@ -149,7 +157,8 @@ static int count_status(struct sysdev *ctx, const char *top, const char *sub, st
 			break;
 		}
 		/* the glob follows a linked bus or class directory: inside the root only */
-		err = in_root_resolve(ctx->root_fd, ctx->root, dir, IN_ROOT_OPEN_DIR, &r);
+		err = in_root_resolve(sysdev_get_root_fd(ctx), sysdev_get_root(ctx), dir,
+				      IN_ROOT_OPEN_DIR, &r);
 		free(dir);
 		if (err < 0) {
 			in_root_free(&r);
@@ -184,7 +193,7 @@ static int count_status(struct sysdev *ctx, const char *top, const char *sub, st
 
 static int on_node(struct sysdev_node *node, void *data)
 {
-	struct sysdev_stats *s = data;
+	struct tree_stats *s = data;
 	struct sysdev_device *dev;
 	const char *sub;
 
@@ -194,8 +203,10 @@ static int on_node(struct sysdev_node *node, void *data)
 	return 0;
 }
 
-static void stats_free(struct sysdev_stats *s)
+void tree_stats_free(struct tree_stats *s)
 {
+	if (!s)
+		return;
 	name_set_free(&s->bus_class);
 	counts_free(&s->status_class);
 	counts_free(&s->status_bus);
@@ -203,11 +214,32 @@ static void stats_free(struct sysdev_stats *s)
 	free(s);
 }
 
-DEFINE_PUBLIC_TRIVIAL_REF_UNREF_FUNC(struct sysdev_stats, sysdev_stats, stats_free);
-
-static int stats_walk(struct sysdev *ctx, struct sysdev_stats *s)
+/* Names both in S/bus and in S/class, sorted (a root without S/bus has none). */
+static int bus_class_names(struct sysdev *ctx, struct name_set *out)
 {
-	_cleanup_(sysdev_walker_unrefp) struct sysdev_walker *w = NULL;
+	struct name_set buses;
+	size_t n = 0;
+	int err;
+
+	err = name_set_load(sysdev_get_root_fd(ctx), "bus", &buses);
+	if (err < 0)
+		return err == -ENOENT || err == -ENOTDIR ? 0 : err;
+	/* kept in place, in their order */
+	for (size_t i = 0; i < buses.n; i++) {
+		if (!sysdev_is_class_name(ctx, buses.names[i])) {
+			free(buses.names[i]);
+			continue;
+		}
+		buses.names[n++] = buses.names[i];
+	}
+	buses.n = n;
+	*out = buses;
+	return 0;
+}
+
+static int stats_walk(struct sysdev *ctx, struct tree_stats *s)
+{
+	struct sysdev_walker *w = NULL;
 	int err;
 
 	err = sysdev_walker_new(ctx, NULL, &w);
@@ -219,13 +251,13 @@ static int stats_walk(struct sysdev *ctx, struct sysdev_stats *s)
 		err = sysdev_walker_run(w);
 	for (unsigned i = 0; w && i < _SYSDEV_WALK_COUNT_MAX; i++)
 		s->walk[i] = sysdev_walker_get_count(w, i);
+	sysdev_walker_unref(w);
 	return err;
 }
 
-_public_ int sysdev_stats_new(struct sysdev *ctx, struct sysdev_stats **out)
+int tree_stats_new(struct sysdev *ctx, struct tree_stats **out)
 {
-	_cleanup_(sysdev_stats_unrefp) struct sysdev_stats *s = NULL;
-	size_t cap = 0;
+	struct tree_stats *s;
 	int err;
 
 	assert_return(out, -EINVAL);
@@ -234,33 +266,24 @@ _public_ int sysdev_stats_new(struct sysdev *ctx, struct sysdev_stats **out)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	s->n_ref = 1;
-	for (size_t i = 0; i < ctx->buses.n; i++) {
-		if (!name_set_has(&ctx->classes, ctx->buses.names[i]))
-			continue;
-		if (GROW_MIN(s->bus_class.names, cap, s->bus_class.n + 1, 8) < 0)
-			return -ENOMEM;
-		s->bus_class.names[s->bus_class.n] = strdup(ctx->buses.names[i]);
-		if (!s->bus_class.names[s->bus_class.n])
-			return -ENOMEM;
-		s->bus_class.n++;
+	err = bus_class_names(ctx, &s->bus_class);
+	if (err >= 0)
+		err = count_status(ctx, "class", "", &s->status_class);
+	if (err >= 0)
+		err = count_status(ctx, "bus", "/devices", &s->status_bus);
+	if (err >= 0)
+		err = stats_walk(ctx, s);
+	if (err < 0) {
+		tree_stats_free(s);
+		return err;
 	}
-	err = count_status(ctx, "class", "", &s->status_class);
-	if (err < 0)
-		return err;
-	err = count_status(ctx, "bus", "/devices", &s->status_bus);
-	if (err < 0)
-		return err;
-	err = stats_walk(ctx, s);
-	if (err < 0)
-		return err;
 	if (s->subsystems.n > 1)
 		qsort(s->subsystems.v, s->subsystems.n, sizeof(*s->subsystems.v), cmp_counter);
-	*out = TAKE_PTR(s);
+	*out = s;
 	return 0;
 }
 
-_public_ int sysdev_stats_get_bus_class_name_at(struct sysdev_stats *s, size_t i, const char **ret)
+int tree_stats_get_bus_class_name_at(struct tree_stats *s, size_t i, const char **ret)
 {
 	assert_return(s, -EINVAL);
 	assert_return(ret, -EINVAL);
@@ -270,8 +293,8 @@ _public_ int sysdev_stats_get_bus_class_name_at(struct sysdev_stats *s, size_t i
 	return 0;
 }
 
-_public_ int sysdev_stats_get_runtime_status_at(struct sysdev_stats *s, bool from_class, size_t i,
-						const char **ret_status, unsigned long *ret_count)
+int tree_stats_get_runtime_status_at(struct tree_stats *s, bool from_class, size_t i,
+				     const char **ret_status, unsigned long *ret_count)
 {
 	const struct counts *c;
 
@@ -286,16 +309,15 @@ _public_ int sysdev_stats_get_runtime_status_at(struct sysdev_stats *s, bool fro
 	return 0;
 }
 
-_public_ unsigned long sysdev_stats_get_kind_count(const struct sysdev_stats *s,
-						   enum sysdev_kind kind)
+unsigned long tree_stats_get_kind_count(const struct tree_stats *s, enum sysdev_kind kind)
 {
 	assert_return(s, 0);
 	assert_return((unsigned)kind < _SYSDEV_KIND_MAX, 0);
 	return s->kinds[kind];
 }
 
-_public_ int sysdev_stats_get_subsystem_at(struct sysdev_stats *s, size_t i, const char **ret_name,
-					   unsigned long *ret_count)
+int tree_stats_get_subsystem_at(struct tree_stats *s, size_t i, const char **ret_name,
+				unsigned long *ret_count)
 {
 	assert_return(s, -EINVAL);
 	if (i >= s->subsystems.n)
@@ -307,8 +329,7 @@ _public_ int sysdev_stats_get_subsystem_at(struct sysdev_stats *s, size_t i, con
 	return 0;
 }
 
-_public_ unsigned long sysdev_stats_get_walk_count(const struct sysdev_stats *s,
-						   enum sysdev_walk_count which)
+unsigned long tree_stats_get_walk_count(const struct tree_stats *s, enum sysdev_walk_count which)
 {
 	assert_return(s, 0);
 	assert_return((unsigned)which < _SYSDEV_WALK_COUNT_MAX, 0);
