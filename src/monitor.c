@@ -54,6 +54,19 @@ static void monitor_free(struct sysdev_monitor *m)
 
 DEFINE_PUBLIC_TRIVIAL_REF_UNREF_FUNC(struct sysdev_monitor, sysdev_monitor, monitor_free);
 
+/* A monitor of @ctx with one reference and no socket yet, or NULL. */
+static struct sysdev_monitor *monitor_alloc(struct sysdev *ctx)
+{
+	struct sysdev_monitor *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->n_ref = 1;
+	m->fd = -1;
+	m->ctx = sysdev_ref(ctx);
+	return m;
+}
+
 _public_ int sysdev_monitor_new(struct sysdev *ctx, struct sysdev_monitor **out)
 {
 	struct sockaddr_nl sa = {.nl_family = AF_NETLINK, .nl_groups = 1 /* the kernel's */};
@@ -63,11 +76,9 @@ _public_ int sysdev_monitor_new(struct sysdev *ctx, struct sysdev_monitor **out)
 	assert_return(out, -EINVAL);
 	*out = NULL;
 	assert_return(ctx, -EINVAL);
-	m = calloc(1, sizeof(*m));
+	m = monitor_alloc(ctx);
 	if (!m)
 		return -ENOMEM;
-	m->n_ref = 1;
-	m->ctx = sysdev_ref(ctx);
 	m->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_KOBJECT_UEVENT);
 	if (m->fd < 0)
 		return -errno;
@@ -86,12 +97,9 @@ _public_ int sysdev_monitor_new_udev(struct sysdev *ctx, struct sysdev_monitor *
 	assert_return(out, -EINVAL);
 	*out = NULL;
 	assert_return(ctx, -EINVAL);
-	m = calloc(1, sizeof(*m));
+	m = monitor_alloc(ctx);
 	if (!m)
 		return -ENOMEM;
-	m->n_ref = 1;
-	m->fd = -1;
-	m->ctx = sysdev_ref(ctx);
 	errno = 0;
 	m->udev = udev_new();
 	m->umon = m->udev ? udev_monitor_new_from_netlink(m->udev, "udev") : NULL;

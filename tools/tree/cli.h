@@ -120,11 +120,12 @@ long selection_find(const struct selection *sel, const char *devpath);
 void selection_free(struct selection *sel);
 /*
  * A tree's start (START, or NULL for all) and, when filters are given, the
- * selection it shows (*@shown = @sel; NULL without filters).  0, or an exit
- * status after saying why; on failure nothing is left to free.
+ * selection it shows (*@shown = @sel; NULL without filters); with --all, the
+ * attribute groups added to the walk's *@flags.  0, or an exit status after
+ * saying why; on failure nothing is left to free.
  */
-int tree_begin(struct sysdev *ctx, const struct options *o, char **start, struct selection *sel,
-	       const struct selection **shown);
+int tree_begin(struct sysdev *ctx, const struct options *o, unsigned *flags, char **start,
+	       struct selection *sel, const struct selection **shown);
 /* One line when no device was selected. */
 void warn_none_selected(void);
 

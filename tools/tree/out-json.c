@@ -103,11 +103,9 @@ int cmd_json(struct sysdev *ctx, const struct options *o)
 	char *start = NULL;
 	int err, ret;
 
-	ret = tree_begin(ctx, o, &start, &sel, &t.sel);
+	ret = tree_begin(ctx, o, &flags, &start, &sel, &t.sel);
 	if (ret)
 		return ret;
-	if (o->all)
-		flags |= SYSDEV_WALK_ATTR_GROUPS;
 	jw_init(&t.w, stdout);
 	jw_begin_object(&t.w);
 	jw_break(&t.w, 1);

@@ -298,11 +298,9 @@ int cmd_tree(struct sysdev *ctx, const struct options *o)
 	struct selection sel = {0};
 	int err, ret;
 
-	ret = tree_begin(ctx, o, &start, &sel, &t.sel);
+	ret = tree_begin(ctx, o, &flags, &start, &sel, &t.sel);
 	if (ret)
 		return ret;
-	if (o->all)
-		flags |= SYSDEV_WALK_ATTR_GROUPS;
 	if (columns_need(o->cols, o->n_cols, COL_UEVENT))
 		flags |= SYSDEV_WALK_UEVENT;
 	if (columns_need(o->cols, o->n_cols, COL_NAMES) && names_new(ctx, &t.names) < 0) {

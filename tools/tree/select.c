@@ -207,12 +207,14 @@ void selection_free(struct selection *sel)
 	memset(sel, 0, sizeof(*sel));
 }
 
-int tree_begin(struct sysdev *ctx, const struct options *o, char **start, struct selection *sel,
-	       const struct selection **shown)
+int tree_begin(struct sysdev *ctx, const struct options *o, unsigned *flags, char **start,
+	       struct selection *sel, const struct selection **shown)
 {
 	int ret;
 
 	*shown = NULL;
+	if (o->all)
+		*flags |= SYSDEV_WALK_ATTR_GROUPS;
 	if (start_or_warn(ctx, o->start, start) < 0)
 		return EXIT_RUNTIME;
 	if (!filters_given(o))

@@ -293,20 +293,24 @@ int tree_stats_get_bus_class_name_at(struct tree_stats *s, size_t i, const char 
 	return 0;
 }
 
-int tree_stats_get_runtime_status_at(struct tree_stats *s, bool from_class, size_t i,
-				     const char **ret_status, unsigned long *ret_count)
+/* Entry @i of @c: 0 with its name and count (either may be NULL), or -ENOENT. */
+static int counts_at(const struct counts *c, size_t i, const char **ret_name,
+		     unsigned long *ret_count)
 {
-	const struct counts *c;
-
-	assert_return(s, -EINVAL);
-	c = from_class ? &s->status_class : &s->status_bus;
 	if (i >= c->n)
 		return -ENOENT;
-	if (ret_status)
-		*ret_status = c->v[i].name;
+	if (ret_name)
+		*ret_name = c->v[i].name;
 	if (ret_count)
 		*ret_count = c->v[i].n;
 	return 0;
+}
+
+int tree_stats_get_runtime_status_at(struct tree_stats *s, bool from_class, size_t i,
+				     const char **ret_status, unsigned long *ret_count)
+{
+	assert_return(s, -EINVAL);
+	return counts_at(from_class ? &s->status_class : &s->status_bus, i, ret_status, ret_count);
 }
 
 unsigned long tree_stats_get_kind_count(const struct tree_stats *s, enum sysdev_kind kind)
@@ -320,13 +324,7 @@ int tree_stats_get_subsystem_at(struct tree_stats *s, size_t i, const char **ret
 				unsigned long *ret_count)
 {
 	assert_return(s, -EINVAL);
-	if (i >= s->subsystems.n)
-		return -ENOENT;
-	if (ret_name)
-		*ret_name = s->subsystems.v[i].name;
-	if (ret_count)
-		*ret_count = s->subsystems.v[i].n;
-	return 0;
+	return counts_at(&s->subsystems, i, ret_name, ret_count);
 }
 
 unsigned long tree_stats_get_walk_count(const struct tree_stats *s, enum sysdev_walk_count which)
