@@ -19,7 +19,6 @@
 #include "path-util.h"
 
 #define _public_ __attribute__((visibility("default")))
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 /* NAME_ref() and NAME_unref() of a public refcounted type (macro.h) */
 #define DEFINE_PUBLIC_TRIVIAL_REF_UNREF_FUNC(type, name, free_func)                                \
 	DEFINE_REF_UNREF_FUNC(_public_, type, name, free_func)
@@ -114,23 +113,7 @@ int latency_tolerance_read_at(int dirfd, int32_t *us);
 /* The same; with -EBADMSG, @text receives what the file holds (cut to @size). */
 int latency_tolerance_read_text_at(int dirfd, int32_t *us, char *text, size_t size);
 
-/* capture.c: the counters of a capture or an archive pack (reset by capture_stats_reset()) */
-struct sysdev_capture_stats {
-	unsigned long files;
-	unsigned long dirs;
-	unsigned long links;
-	unsigned long skipped;
-	unsigned long truncated;
-	unsigned long write_only;
-	unsigned long emptied;
-	unsigned long long bytes;
-	unsigned long unreadable;
-	unsigned n_ref;
-};
-void capture_stats_reset(struct sysdev_capture_stats *stats);
-
 /* Placement of a devpath below /devices. */
 enum sysdev_placement placement_of(const char *devpath);
-bool devpath_is_valid(const char *devpath);
 
 #endif

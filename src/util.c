@@ -24,23 +24,3 @@ enum sysdev_placement placement_of(const char *devpath)
 		return SYSDEV_PLACEMENT_SYSTEM;
 	return SYSDEV_PLACEMENT_DEVICES;
 }
-
-/* A devpath: "/devices" or below it, no ".", ".." or empty components. */
-bool devpath_is_valid(const char *devpath)
-{
-	const char *p;
-
-	if (strncmp(devpath, "/devices", 8) != 0 || (devpath[8] != '/' && devpath[8] != '\0'))
-		return false;
-	for (p = devpath; *p; p++) {
-		if (*p != '/')
-			continue;
-		if (p[1] == '/' || p[1] == '\0')
-			return false;
-		if (p[1] == '.' && (p[2] == '/' || p[2] == '\0'))
-			return false;
-		if (p[1] == '.' && p[2] == '.' && (p[3] == '/' || p[3] == '\0'))
-			return false;
-	}
-	return true;
-}

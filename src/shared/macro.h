@@ -13,6 +13,8 @@
 /* Run @f(&var) when var goes out of scope, whichever way it leaves. */
 #define _cleanup_(f) __attribute__((__cleanup__(f)))
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 static inline void free_ptr(void *p)
 {
 	free(*(void **)p);

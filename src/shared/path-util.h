@@ -10,6 +10,8 @@
 const char *path_next_component(const char **p, size_t *len);
 /* A name that is safe to create below a directory: one component, not "." or "..". */
 bool name_is_single_component(const char *name);
+/* A devpath: "/devices" or below it, no ".", ".." or empty components. */
+bool devpath_is_valid(const char *devpath);
 /* Normalise "a/./b/../c" (leading slash kept); NULL when ".." leaves the top. */
 char *path_normalize(const char *path);
 /*

@@ -55,7 +55,7 @@ FIRST_SUITE = {
     "src/enumerate.c": "enumerate", "src/monitor.c": "enumerate",
     "src/uevent-message.c": "fuzz", "tools/tree/cmd-diff.c": "compare",
     "tools/tree/cmd-check-udev.c": "udev", "tools/tree/check-udev-views.c": "udev",
-    "tools/common/archive.c": "fixtures", "src/capture.c": "fixtures",
+    "tools/common/archive.c": "fixtures", "tools/common/capture.c": "fixtures",
 }
 
 

@@ -246,6 +246,40 @@ static void test_resolve_absolute(void **state)
 	check_target("/", "/devices/x", "/..", NULL);
 }
 
+/* A devpath: S/devices or below it, no ".", ".." or empty components. */
+static void test_devpath_valid(void **state)
+{
+	(void)state;
+	assert_true(devpath_is_valid("/devices"));
+	assert_true(devpath_is_valid("/devices/virtual/net/lo"));
+	assert_true(devpath_is_valid("/devices/a..b"));
+	assert_false(devpath_is_valid("/devices/"));
+	assert_false(devpath_is_valid("/devicesx"));
+	assert_false(devpath_is_valid("/devices//x"));
+	assert_false(devpath_is_valid("/devices/./x"));
+	assert_false(devpath_is_valid("/devices/x/.."));
+	assert_false(devpath_is_valid("/class/net"));
+	assert_false(devpath_is_valid("devices/x"));
+}
+
+static void test_devpath_valid_more(void **state)
+{
+	(void)state;
+	assert_true(devpath_is_valid("/devices/..."));
+	assert_true(devpath_is_valid("/devices/.hidden"));
+	assert_true(devpath_is_valid("/devices/r."));
+	assert_true(devpath_is_valid("/devices/a\nb"));
+	assert_true(devpath_is_valid("/devices/\xff"));
+	assert_false(devpath_is_valid("/devices/x/."));
+	assert_false(devpath_is_valid("/devices/x/"));
+	assert_false(devpath_is_valid("/devices/.."));
+	assert_false(devpath_is_valid("/devices/../devices"));
+	assert_false(devpath_is_valid("//devices/x"));
+	assert_false(devpath_is_valid(""));
+	assert_false(devpath_is_valid("/"));
+	assert_false(devpath_is_valid("/device"));
+}
+
 #include "unit-main.h"
 
 int main(int argc, char **argv)
@@ -255,6 +289,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_normalize),	     cmocka_unit_test(test_walk_order),
 	    cmocka_unit_test(test_walk_order_sort),  cmocka_unit_test(test_link_basename),
 	    cmocka_unit_test(test_resolve_relative), cmocka_unit_test(test_resolve_absolute),
+	    cmocka_unit_test(test_devpath_valid),    cmocka_unit_test(test_devpath_valid_more),
 	};
 
 	return UNIT_MAIN(tests, NULL, NULL);

@@ -68,21 +68,6 @@ static void test_links(void **state)
 	assert_null(resolve_link_target("/sys", "/devices", "../../../etc"));
 }
 
-static void test_devpath_valid(void **state)
-{
-	(void)state;
-	assert_true(devpath_is_valid("/devices"));
-	assert_true(devpath_is_valid("/devices/virtual/net/lo"));
-	assert_true(devpath_is_valid("/devices/a..b"));
-	assert_false(devpath_is_valid("/devices/"));
-	assert_false(devpath_is_valid("/devicesx"));
-	assert_false(devpath_is_valid("/devices//x"));
-	assert_false(devpath_is_valid("/devices/./x"));
-	assert_false(devpath_is_valid("/devices/x/.."));
-	assert_false(devpath_is_valid("/class/net"));
-	assert_false(devpath_is_valid("devices/x"));
-}
-
 static void test_read_bounded(void **state)
 {
 	char *root = tree_new();
@@ -181,24 +166,6 @@ static void test_placement(void **state)
 	assert_int_equal(placement_of("/devices/systemd/a"), SYSDEV_PLACEMENT_DEVICES);
 }
 
-static void test_devpath_valid_more(void **state)
-{
-	(void)state;
-	assert_true(devpath_is_valid("/devices/..."));
-	assert_true(devpath_is_valid("/devices/.hidden"));
-	assert_true(devpath_is_valid("/devices/r."));
-	assert_true(devpath_is_valid("/devices/a\nb"));
-	assert_true(devpath_is_valid("/devices/\xff"));
-	assert_false(devpath_is_valid("/devices/x/."));
-	assert_false(devpath_is_valid("/devices/x/"));
-	assert_false(devpath_is_valid("/devices/.."));
-	assert_false(devpath_is_valid("/devices/../devices"));
-	assert_false(devpath_is_valid("//devices/x"));
-	assert_false(devpath_is_valid(""));
-	assert_false(devpath_is_valid("/"));
-	assert_false(devpath_is_valid("/device"));
-}
-
 /* open_devpath(): one component at a time from the root, no link followed. */
 static void test_open_devpath(void **state)
 {
@@ -230,10 +197,9 @@ static void test_open_devpath(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_normalize),	  cmocka_unit_test(test_links),
-	    cmocka_unit_test(test_devpath_valid), cmocka_unit_test(test_read_bounded),
-	    cmocka_unit_test(test_uevent),	  cmocka_unit_test(test_classify_rules),
-	    cmocka_unit_test(test_placement),	  cmocka_unit_test(test_devpath_valid_more),
+	    cmocka_unit_test(test_normalize),	   cmocka_unit_test(test_links),
+	    cmocka_unit_test(test_read_bounded),   cmocka_unit_test(test_uevent),
+	    cmocka_unit_test(test_classify_rules), cmocka_unit_test(test_placement),
 	    cmocka_unit_test(test_open_devpath),
 	};
 

@@ -18,6 +18,7 @@
 
 #include "archive.h"
 #include "alloc-util.h"
+#include "capture.h" /* TREE_CAPTURE_BIN_MAX: a file as a capture bounds it */
 #include "dir-list.h"
 #include "fd-util.h"
 #include "hex-util.h"
@@ -25,7 +26,7 @@
 #include "siphash.h"
 
 #define ARCHIVE_HEADER "sysdev-archive 1"
-#define ARCHIVE_FILE_MAX ((size_t)SYSDEV_CAPTURE_BIN_MAX * 16)
+#define ARCHIVE_FILE_MAX ((size_t)TREE_CAPTURE_BIN_MAX * 16)
 #define ARCHIVE_PATH_MAX 65536
 #define ARCHIVE_DEPTH_MAX 4096
 #define ARCHIVE_INPUT_MAX ((size_t)1 << 30)

@@ -7,8 +7,6 @@
 #include <stddef.h>
 
 /* What a capture or an archive pack copied and what it left out. */
-#include "libsysdev.h" /* SYSDEV_CAPTURE_BIN_MAX */
-
 struct tree_counts {
 	unsigned long files;	  /* regular files written */
 	unsigned long dirs;	  /* directories created */
@@ -49,8 +47,8 @@ struct tree_counts {
 
 /*
  * Write the tree below the directory @src_dirfd (not itself) to @out_fd.
- * Files are read as sysdev_capture() reads them (never a FIFO, at most
- * SYSDEV_CAPTURE_BIN_MAX * 16 bytes; a file without any read bit and of size
+ * Files are read as tree_capture() reads them (never a FIFO, at most
+ * TREE_CAPTURE_BIN_MAX * 16 bytes; a file without any read bit and of size
  * 0 is not opened); what is not packed is counted in @stats->skipped.
  * Only what a reader takes is written: a link whose target is absolute or
  * climbs above the top is left out (@stats->unsafe_links), and so are the

@@ -9,38 +9,15 @@
 #include "messages.h"
 #include "plural.h"
 
-/* The library's counters as the tools' plain numbers (zeros for none). */
-static void counts_of_capture(const struct sysdev_capture_stats *s, struct tree_counts *c)
-{
-#define GET(which) sysdev_capture_stats_get(s, SYSDEV_CAPTURE_COUNT_##which)
-	*c = (struct tree_counts){
-	    .files = GET(FILES),
-	    .dirs = GET(DIRS),
-	    .links = GET(LINKS),
-	    .skipped = GET(SKIPPED),
-	    .truncated = GET(TRUNCATED),
-	    .write_only = GET(WRITE_ONLY),
-	    .emptied = GET(EMPTIED),
-	    .unreadable = GET(UNREADABLE),
-	    .bytes = GET(BYTES),
-	};
-#undef GET
-}
-
 int capture_to_dir(struct sysdev *ctx, const char *start, int dfd, unsigned flags, const char *what,
 		   struct tree_counts *st, const char **syspath)
 {
-	struct sysdev_capture_stats *stats = NULL;
 	char *devpath = NULL;
 	int err;
 
 	if (start && resolve_start(ctx, start, &devpath) < 0)
 		return -1;
-	err = sysdev_capture_stats_new(&stats);
-	if (err >= 0)
-		err = sysdev_capture(ctx, devpath, dfd, flags, stats);
-	counts_of_capture(stats, st);
-	sysdev_capture_stats_unref(stats);
+	err = tree_capture(ctx, devpath, dfd, flags, st);
 	if (err == -ENOTEMPTY)
 		warnx_(what, "not empty: a capture needs an empty directory (ENOTEMPTY)");
 	else if (err < 0)

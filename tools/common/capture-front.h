@@ -8,11 +8,13 @@
 #define SYSDEV_TOOLS_CAPTURE_FRONT_H
 
 #include "archive.h"
+#include "capture.h"
 #include "libsysdev.h"
 
 /*
  * Capture the tree of @ctx, or only @start (any START form, NULL: all of
- * S/devices), into the empty directory @dfd; @what names the target in
+ * S/devices), into the empty directory @dfd (tree_capture(), @flags its
+ * enum tree_capture_flags, its counts in @st); @what names the target in
  * messages.  0 with the syspath captured in *@syspath (until the next
  * syspath_of(); @syspath may be NULL), or -1 after one line saying why.
  */

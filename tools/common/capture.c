@@ -12,6 +12,9 @@
  * names or links the source holds.  Source files are opened only when they
  * are regular and readable by someone, with O_NONBLOCK, and read with a
  * bound.
+ *
+ * Built on the library's public API (the walker, sysdev_classify(), the
+ * root) and src/shared only.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -22,14 +25,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "libsysdev-private.h"
+#include "alloc-util.h"
+#include "capture.h"
+#include "dir-list.h"
+#include "fd-util.h"
+#include "libsysdev.h"
+#include "macro.h"
+#include "path-util.h"
 
 /* ---- the capture ---- */
 
 struct capture {
-	struct sysdev *ctx;
 	unsigned flags;
-	struct sysdev_capture_stats *st;
+	const char *root; /* sysdev_get_root(): resolves links found in the source */
+	int root_fd;
+	struct tree_counts *st;
 	const char *start; /* devpath of the start */
 	bool filter_links; /* keep only links into the start's subtree */
 	int base_fd;	   /* destination directory that receives the start */
@@ -38,7 +48,7 @@ struct capture {
 	int *dfd;      /* destination directory per depth of the walk */
 	mode_t *dmode; /* its mode, applied when the walk leaves it */
 	size_t cap;
-	char *buf; /* SYSDEV_CAPTURE_BIN_MAX + 1 bytes */
+	char *buf; /* TREE_CAPTURE_BIN_MAX + 1 bytes */
 };
 
 /*
@@ -86,11 +96,11 @@ static int copy_nondir(struct capture *c, int sfd, int dfd, const char *name, bo
 	}
 	if (!(st.st_mode & (S_IRUSR | S_IRGRP | S_IROTH))) {
 		c->st->write_only++;
-	} else if (!content || ((c->flags & SYSDEV_CAPTURE_PUBLIC) && !(st.st_mode & S_IROTH))) {
+	} else if (!content || ((c->flags & TREE_CAPTURE_PUBLIC) && !(st.st_mode & S_IROTH))) {
 		c->st->emptied++;
 	} else {
 		/* sysfs gives text attributes a size of one page, binary ones their own */
-		size_t bound = st.st_size > 4096 ? SYSDEV_CAPTURE_BIN_MAX : SYSDEV_CAPTURE_TEXT_MAX;
+		size_t bound = st.st_size > 4096 ? TREE_CAPTURE_BIN_MAX : TREE_CAPTURE_TEXT_MAX;
 
 		len = copy_read_file(sfd, name, &st, c->buf, bound, &truncated);
 		if (len < 0) {
@@ -115,7 +125,7 @@ static int copy_nondir(struct capture *c, int sfd, int dfd, const char *name, bo
 /* Which files keep their contents in a slim capture. */
 static bool slim_wants(const struct capture *c, const char *name, bool in_power)
 {
-	if (!(c->flags & SYSDEV_CAPTURE_SLIM))
+	if (!(c->flags & TREE_CAPTURE_SLIM))
 		return true;
 	return in_power || strcmp(name, "uevent") == 0 || strcmp(name, "dev") == 0;
 }
@@ -300,7 +310,7 @@ static bool link_wanted(const struct capture *c, const char *dir_devpath, const 
 
 	if (!c->filter_links)
 		return true;
-	res = resolve_link_target(c->ctx->root, dir_devpath, target);
+	res = resolve_link_target(c->root, dir_devpath, target);
 	/* into the start's subtree, or to one of its ancestors below /devices:
 	 * they are captured too, and their bus and class entries make them
 	 * devices that are linked */
@@ -406,7 +416,7 @@ static int copy_subsystem_dirs(struct capture *c, int dest, const char *top,
 	struct dir_list l = {0};
 	mode_t mode;
 
-	err = mirror_dir(c, c->ctx->root_fd, dest, top, &sfd, &dfd, &mode);
+	err = mirror_dir(c, c->root_fd, dest, top, &sfd, &dfd, &mode);
 	if (err <= 0)
 		return err;
 	err = dir_list_read(&l, sfd, DIR_LIST_REOPEN);
@@ -431,7 +441,7 @@ static int copy_subsystem_dirs(struct capture *c, int dest, const char *top,
 /* S/class/NAME/LINK, S/bus/NAME/{devices/LINK,drivers/NAME}, S/dev/{block,char}/LINK. */
 static int copy_subsystems(struct capture *c, int dest)
 {
-	int root = c->ctx->root_fd, err, sfd, dfd;
+	int root = c->root_fd, err, sfd, dfd;
 	mode_t mode;
 
 	err = copy_subsystem_dirs(c, dest, "class", copy_class);
@@ -467,70 +477,12 @@ struct ancestor {
 	mode_t mode;
 };
 
-void capture_stats_reset(struct sysdev_capture_stats *stats)
+int tree_capture(struct sysdev *ctx, const char *start, int dest_dirfd, unsigned flags,
+		 struct tree_counts *counts)
 {
-	unsigned n_ref = stats->n_ref;
-
-	memset(stats, 0, sizeof(*stats));
-	stats->n_ref = n_ref;
-}
-
-static void capture_stats_free(struct sysdev_capture_stats *stats)
-{
-	free(stats);
-}
-
-DEFINE_PUBLIC_TRIVIAL_REF_UNREF_FUNC(struct sysdev_capture_stats, sysdev_capture_stats,
-				     capture_stats_free);
-
-_public_ int sysdev_capture_stats_new(struct sysdev_capture_stats **ret)
-{
-	struct sysdev_capture_stats *stats;
-
-	assert_return(ret, -EINVAL);
-	stats = calloc(1, sizeof(*stats));
-	if (!stats)
-		return -ENOMEM;
-	stats->n_ref = 1;
-	*ret = stats;
-	return 0;
-}
-
-_public_ uint64_t sysdev_capture_stats_get(const struct sysdev_capture_stats *stats,
-					   enum sysdev_capture_count which)
-{
-	assert_return(stats, 0);
-	switch (which) {
-	case SYSDEV_CAPTURE_COUNT_FILES:
-		return stats->files;
-	case SYSDEV_CAPTURE_COUNT_DIRS:
-		return stats->dirs;
-	case SYSDEV_CAPTURE_COUNT_LINKS:
-		return stats->links;
-	case SYSDEV_CAPTURE_COUNT_SKIPPED:
-		return stats->skipped;
-	case SYSDEV_CAPTURE_COUNT_TRUNCATED:
-		return stats->truncated;
-	case SYSDEV_CAPTURE_COUNT_WRITE_ONLY:
-		return stats->write_only;
-	case SYSDEV_CAPTURE_COUNT_EMPTIED:
-		return stats->emptied;
-	case SYSDEV_CAPTURE_COUNT_BYTES:
-		return stats->bytes;
-	case SYSDEV_CAPTURE_COUNT_UNREADABLE:
-		return stats->unreadable;
-	case _SYSDEV_CAPTURE_COUNT_MAX:
-		break;
-	}
-	return 0;
-}
-
-_public_ int sysdev_capture(struct sysdev *ctx, const char *start, int dest_dirfd, unsigned flags,
-			    struct sysdev_capture_stats *stats)
-{
-	struct sysdev_capture_stats local;
+	struct tree_counts local;
 	struct capture c = {0};
-	_cleanup_(sysdev_walker_unrefp) struct sysdev_walker *w = NULL;
+	struct sysdev_walker *w = NULL;
 	struct ancestor *anc = NULL;
 	size_t nanc = 0, anc_cap = 0;
 	struct stat st;
@@ -542,9 +494,9 @@ _public_ int sysdev_capture(struct sysdev *ctx, const char *start, int dest_dirf
 	if (!start)
 		start = "/devices";
 	assert_return(devpath_is_valid(start), -EINVAL);
-	if (!stats)
-		stats = &local;
-	capture_stats_reset(stats);
+	if (!counts)
+		counts = &local;
+	*counts = (struct tree_counts){0};
 	if (fstat(dest_dirfd, &st) < 0)
 		return -errno;
 	if (!S_ISDIR(st.st_mode))
@@ -558,14 +510,15 @@ _public_ int sysdev_capture(struct sysdev *ctx, const char *start, int dest_dirf
 	if (err < 0)
 		return err;
 
-	c.ctx = ctx;
+	c.root = sysdev_get_root(ctx);
+	c.root_fd = sysdev_get_root_fd(ctx);
 	c.flags = flags;
-	c.st = stats;
+	c.st = counts;
 	c.start = start;
 	c.filter_links = strcmp(start, "/devices") != 0;
 	c.dest_dev = st.st_dev;
 	c.dest_ino = st.st_ino;
-	c.buf = malloc(SYSDEV_CAPTURE_BIN_MAX + 1);
+	c.buf = malloc(TREE_CAPTURE_BIN_MAX + 1);
 	path = strdup(start);
 	if (!c.buf || !path) {
 		err = -ENOMEM;
@@ -574,7 +527,7 @@ _public_ int sysdev_capture(struct sysdev *ctx, const char *start, int dest_dirf
 
 	/* The ancestors of the start: directories with their files and links. */
 	c.base_fd = dest_dirfd;
-	sfd = openat(ctx->root_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	sfd = openat(c.root_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (sfd < 0) {
 		err = -errno;
 		goto out;
@@ -614,8 +567,8 @@ _public_ int sysdev_capture(struct sysdev *ctx, const char *start, int dest_dirf
 	if (err >= 0)
 		err = sysdev_walker_run(w);
 	if (w)
-		stats->skipped += sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_TOO_DEEP) +
-				  sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_VANISHED);
+		counts->skipped += sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_TOO_DEEP) +
+				   sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_VANISHED);
 	if (err < 0)
 		goto out;
 	err = copy_subsystems(&c, dest_dirfd);
@@ -635,5 +588,6 @@ out:
 	free(c.dmode);
 	free(c.buf);
 	free(path);
+	sysdev_walker_unref(w);
 	return err;
 }
