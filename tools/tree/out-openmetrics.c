@@ -163,6 +163,13 @@ static void family(FILE *f, const char *name, const char *help)
 	fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
 }
 
+/* A sample's start: "METRIC{LABEL=" as given in @head, then @value quoted. */
+static void sample_begin(FILE *f, const char *head, const char *value)
+{
+	fputs(head, f);
+	fput_label_value(f, value);
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -206,8 +213,7 @@ int cmd_stats_openmetrics(struct sysdev *ctx, const struct options *o)
 	       "Devices (directories with a uevent file) under /sys/devices, by subsystem and "
 	       "whether it is a bus or a class; empty labels for devices without a subsystem.");
 	for (size_t i = 0; i < s.ndc; i++) {
-		fputs("sysdev_devices{subsystem=", f);
-		fput_label_value(f, s.dc[i].subsystem);
+		sample_begin(f, "sysdev_devices{subsystem=", s.dc[i].subsystem);
 		fprintf(f, ",subsystem_kind=\"%s\"} %lu\n", s.dc[i].kind, s.dc[i].n);
 	}
 	family(f, "sysdev_directories", "Directories under /sys/devices by kind.");
@@ -235,8 +241,7 @@ int cmd_stats_openmetrics(struct sysdev *ctx, const struct options *o)
 	       "power/pm_qos_latency_tolerance_us of each device that has it, in seconds; "
 	       "any is 2147.483647, auto is -1.");
 	for (size_t i = 0; i < s.nlt; i++) {
-		fputs("sysdev_latency_tolerance_seconds{devpath=", f);
-		fput_label_value(f, s.lt[i].devpath);
+		sample_begin(f, "sysdev_latency_tolerance_seconds{devpath=", s.lt[i].devpath);
 		if (s.lt[i].kind == SYSDEV_LT_AUTO)
 			fputs("} -1\n", f);
 		else
