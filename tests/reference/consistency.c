@@ -54,38 +54,7 @@ static char *dup_or_null(const char *s)
 	return d;
 }
 
-/* The walker's counters, as this test reads them. */
-struct walk_stats {
-	unsigned long directories, devices, vanished, unreadable, too_deep;
-};
-
-/* A walker set up and run in one call; its counters in *@st (may be NULL). */
-static int walk(struct sysdev *ctx, const char *start, unsigned flags, int max_depth,
-		sysdev_walk_fn enter, sysdev_walk_fn leave, void *userdata, struct walk_stats *st)
-{
-	struct sysdev_walker *w = NULL;
-	int err;
-
-	err = sysdev_walker_new(ctx, start, &w);
-	if (err >= 0)
-		err = sysdev_walker_set_flags(w, flags);
-	if (err >= 0 && max_depth >= 0)
-		err = sysdev_walker_set_max_depth(w, (unsigned)max_depth);
-	if (err >= 0)
-		err = sysdev_walker_set_callbacks(w, enter, leave, userdata);
-	if (err >= 0)
-		err = sysdev_walker_run(w);
-	if (st)
-		*st = (struct walk_stats){
-		    .directories = sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_DIRECTORIES),
-		    .devices = sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_DEVICES),
-		    .vanished = sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_VANISHED),
-		    .unreadable = sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_UNREADABLE),
-		    .too_deep = sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_TOO_DEEP),
-		};
-	sysdev_walker_unref(w);
-	return err;
-}
+#include "walk-test.h"
 
 /* A string field of @d, NULL where it has none. */
 static const char *str(struct sysdev_device *d, int (*get)(struct sysdev_device *, const char **))
