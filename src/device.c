@@ -583,6 +583,8 @@ _public_ int sysdev_device_get_devpath(struct sysdev_device *dev, const char **r
 {
 	assert_return(dev, -EINVAL);
 	assert_return(ret, -EINVAL);
+	if (dev->is_loss)
+		return -ENOENT; /* a loss notice names no device */
 	*ret = dev->devpath.s;
 	return 0;
 }
@@ -649,6 +651,11 @@ _public_ int sysdev_device_get_driver(struct sysdev_device *dev, const char **re
 	assert_return(dev, -EINVAL);
 	assert_return(ret, -EINVAL);
 	return loaded_field(dev, device_links, &dev->has_driver, &dev->driver, ret);
+}
+
+int device_get_parent_devpath(struct sysdev_device *dev, const char **ret)
+{
+	return loaded_field(dev, device_ancestry, &dev->has_parent, &dev->parent_devpath, ret);
 }
 
 _public_ int sysdev_device_get_class_dir(struct sysdev_device *dev, const char **ret)
@@ -873,7 +880,55 @@ _public_ int sysdev_device_get_seqnum(struct sysdev_device *dev, uint64_t *ret)
 	assert_return(ret, -EINVAL);
 	if (!dev->is_event)
 		return -ENOENT;
+	if (dev->synthesized || dev->is_loss)
+		return -ENODATA; /* not heard: the kernel gave it no number */
 	*ret = dev->seqnum;
+	return 0;
+}
+
+_public_ int sysdev_device_get_is_synthesized(struct sysdev_device *dev)
+{
+	assert_return(dev, -EINVAL);
+	return dev->synthesized;
+}
+
+/* A loss notice's field: 0 and the number, -ENODATA where unknown, -EINVAL for no notice. */
+static int lost_field(const struct sysdev_device *dev, bool known, uint64_t value, uint64_t *ret)
+{
+	assert_return(dev->is_loss, -EINVAL);
+	if (!known)
+		return -ENODATA;
+	*ret = value;
+	return 0;
+}
+
+_public_ int sysdev_device_get_lost_count(struct sysdev_device *dev, uint64_t *ret)
+{
+	assert_return(dev, -EINVAL);
+	assert_return(ret, -EINVAL);
+	return lost_field(dev, dev->lost_count_known, dev->lost_count, ret);
+}
+
+_public_ int sysdev_device_get_lost_first(struct sysdev_device *dev, uint64_t *ret)
+{
+	assert_return(dev, -EINVAL);
+	assert_return(ret, -EINVAL);
+	return lost_field(dev, dev->lost_first_known, dev->lost_first, ret);
+}
+
+_public_ int sysdev_device_get_lost_last(struct sysdev_device *dev, uint64_t *ret)
+{
+	assert_return(dev, -EINVAL);
+	assert_return(ret, -EINVAL);
+	return lost_field(dev, dev->lost_last_known, dev->lost_last, ret);
+}
+
+_public_ int sysdev_device_get_lost_evidence(struct sysdev_device *dev, const char **ret)
+{
+	assert_return(dev, -EINVAL);
+	assert_return(ret, -EINVAL);
+	assert_return(dev->is_loss, -EINVAL);
+	*ret = dev->lost_evidence;
 	return 0;
 }
 
