@@ -199,6 +199,12 @@ int sysdev_device_get_parent(struct sysdev_device *dev, struct sysdev_device **r
 /* The name of the class grouping directory the device sits in; -ENOENT: none.
  * Since: 1.0 */
 int sysdev_device_get_class_dir(struct sysdev_device *dev, const char **ret);
+/*
+ * The parent's devpath without making the parent: 0, -ENOENT (none), or the
+ * lookup's error.  A remove event has it from when the device was last seen.
+ * Since: 1.1
+ */
+int sysdev_device_get_parent_devpath(struct sysdev_device *dev, const char **ret);
 /* Where below S/devices it sits; -ENOENT: outside S/devices (an event's
  * "/module/..." path).  Since: 1.0 */
 int sysdev_device_get_placement(struct sysdev_device *dev, enum sysdev_placement *ret);
@@ -627,8 +633,9 @@ unsigned long sysdev_monitor_get_dropped(const struct sysdev_monitor *monitor);
  * network namespace: their events are numbered but not sent here.
  *
  * After a loss, sysdev_monitor_resync() compares the devices that exist now
- * with those the monitor knows (those present when it started, as its
- * events changed them since) and queues what changed as synthesized events:
+ * with those the monitor knows (those that existed at its first receive,
+ * which should come after the filters are set, as its events changed them
+ * since) and queues what changed as synthesized events:
  * "remove" (children first), "add" (parents first), "bind" and "unbind"
  * where the driver changed; sysdev_device_get_is_synthesized() is 1 for
  * them and they have no seqnum (-ENODATA).  The filters apply to them too.

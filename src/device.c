@@ -658,6 +658,13 @@ int device_get_parent_devpath(struct sysdev_device *dev, const char **ret)
 	return loaded_field(dev, device_ancestry, &dev->has_parent, &dev->parent_devpath, ret);
 }
 
+_public_ int sysdev_device_get_parent_devpath(struct sysdev_device *dev, const char **ret)
+{
+	assert_return(dev, -EINVAL);
+	assert_return(ret, -EINVAL);
+	return loaded_field(dev, device_ancestry, &dev->has_parent, &dev->parent_devpath, ret);
+}
+
 _public_ int sysdev_device_get_class_dir(struct sysdev_device *dev, const char **ret)
 {
 	assert_return(dev, -EINVAL);

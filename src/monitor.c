@@ -237,9 +237,10 @@ static int scan_devices(struct sysdev_monitor *m, struct known_set *into)
 }
 
 /*
- * The devices present when listening started: what a remove reports and
- * what a resync compares with.  Taken once, after the socket is bound, so
- * that no event falls between the scan and the first message.
+ * The devices present when receiving started: what a remove reports and
+ * what a resync compares with.  Taken at the first receive, once the
+ * filters are set (a device is remembered with whether they pass it), and
+ * after the socket was bound, so that no event falls before it unheard.
  */
 static int monitor_start_known(struct sysdev_monitor *m)
 {
@@ -329,9 +330,6 @@ _public_ int sysdev_monitor_new(struct sysdev *ctx, struct sysdev_monitor **out)
 		return err;
 	if (bind(m->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		return -errno;
-	err = monitor_start_known(m);
-	if (err < 0)
-		return err;
 	*out = TAKE_PTR(m);
 	return 0;
 }
@@ -360,9 +358,6 @@ _public_ int sysdev_monitor_new_udev(struct sysdev *ctx, struct sysdev_monitor *
 	(void)sysdev_monitor_set_receive_buffer_size(m, DEFAULT_RECEIVE_BUFFER);
 	if (udev_monitor_enable_receiving(m->umon) < 0)
 		return errno ? -errno : -EIO;
-	err = monitor_start_known(m);
-	if (err < 0)
-		return err;
 	*out = TAKE_PTR(m);
 	return 0;
 }
@@ -753,8 +748,10 @@ _public_ int sysdev_monitor_resync(struct sysdev_monitor *m)
 {
 	struct known_set now = {0};
 	struct resync r = {.m = m, .now = &now};
+	size_t pending;
 
 	assert_return(m, -EINVAL);
+	pending = m->qend - m->qhead;
 	r.err = scan_devices(m, &now);
 	if (r.err >= 0)
 		known_foreach(&m->known, collect_gone, &r);
@@ -775,6 +772,21 @@ _public_ int sysdev_monitor_resync(struct sysdev_monitor *m)
 	known_clear(&m->known);
 	m->known = now;
 	m->known_ready = true;
+	/*
+	 * What changed while events were lost comes before the events already
+	 * received after the loss (the known devices include their changes).
+	 */
+	if (pending && r.queued) {
+		size_t n = (size_t)r.queued;
+		_cleanup_free_ struct sysdev_device **moved = malloc(pending * sizeof(*moved));
+
+		if (moved) {
+			memcpy(moved, m->queue + m->qhead, pending * sizeof(*moved));
+			memmove(m->queue + m->qhead, m->queue + m->qhead + pending,
+				n * sizeof(*moved));
+			memcpy(m->queue + m->qhead + n, moved, pending * sizeof(*moved));
+		}
+	}
 	return r.queued;
 }
 
@@ -869,6 +881,12 @@ _public_ int sysdev_monitor_receive(struct sysdev_monitor *m, struct sysdev_devi
 	assert_return(out, -EINVAL);
 	*out = NULL;
 	assert_return(m, -EINVAL);
+	if (!m->known_ready && m->fd >= 0) {
+		int err = monitor_start_known(m);
+
+		if (err < 0)
+			return err;
+	}
 	for (;;) {
 		int err;
 

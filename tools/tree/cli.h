@@ -47,6 +47,8 @@ struct options {
 	bool stats;
 	bool check_udev;
 	bool watch;
+	bool watch_properties; /* --watch --properties */
+	bool udev;	       /* --watch --udev: udevd's events */
 	const char *parents;
 	const char *explain;
 	const char *properties; /* --properties DEVICE */
