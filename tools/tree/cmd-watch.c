@@ -239,6 +239,14 @@ int cmd_watch(struct sysdev *ctx, const struct options *o)
 		       o->udev ? "udevd's events" : "the kernel's uevents", error_words(err));
 		return EXIT_RUNTIME;
 	}
+	if (o->receive_buffer) {
+		err = sysdev_monitor_set_receive_buffer_size(m, o->receive_buffer);
+		if (err < 0) {
+			warnx_("--receive-buffer", "%s", error_words(err));
+			sysdev_monitor_unref(m);
+			return EXIT_RUNTIME;
+		}
+	}
 	for (size_t i = 0; i < o->n_subsystems; i++) {
 		err = add_subsystem_filter(m, o->subsystems[i]);
 		if (err < 0) {

@@ -70,6 +70,7 @@ int main(int argc, char **argv)
 	    {"properties", optional_argument, NULL, OPT_PROPERTIES},
 	    {"export", no_argument, NULL, OPT_EXPORT},
 	    {"udev", no_argument, NULL, OPT_UDEV},
+	    {"receive-buffer", required_argument, NULL, OPT_RECEIVE_BUFFER},
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, 'V'},
 	    {0},
@@ -104,7 +105,8 @@ int main(int argc, char **argv)
 				 cmd_check_udev},
 	    [MODE_WATCH] = {"--watch",
 			    GIVEN_ROOT | GIVEN_JSON | GIVEN_SUBSYSTEM | GIVEN_DRIVER |
-				GIVEN_SYSNAME | GIVEN_MATCH | GIVEN_UDEV | GIVEN_PROPERTIES,
+				GIVEN_SYSNAME | GIVEN_MATCH | GIVEN_UDEV | GIVEN_PROPERTIES |
+				GIVEN_RECEIVE_BUFFER,
 			    0, cmd_watch},
 	};
 	/*

@@ -77,6 +77,8 @@ static void usage(FILE *f)
 		"                           a loss is one line, then what changed meanwhile\n"
 		"      --udev               --watch: udevd's events instead of the kernel's\n"
 		"      --properties         --watch: each event's properties too\n"
+		"      --receive-buffer BYTES\n"
+		"                           --watch: the socket's buffer (default 128M)\n"
 		"  --watch filters: -s SUBSYSTEM[/DEVTYPE], --driver, --sysname, --match\n"
 		"\n"
 		"      --root ROOT          the sysfs root (default /sys): a directory holding\n"
@@ -309,6 +311,25 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 			m = MODE_PROPERTIES;
 			modes_given++;
 			break;
+		case OPT_RECEIVE_BUFFER: {
+			char *end;
+			unsigned long long v;
+
+			errno = 0;
+			v = optarg[0] >= '0' && optarg[0] <= '9' ? strtoull(optarg, &end, 10) : 0;
+			if (v && *end && !end[1] && strchr("KMG", *end))
+				v <<= *end == 'K' ? 10 : *end == 'M' ? 20 : 30, end++;
+			if (!v || *end || errno || v > (1ull << 30)) {
+				warnx_("--receive-buffer",
+				       "'%s': expected bytes (K, M, G suffixes), "
+				       "1 to 1G",
+				       optarg);
+				return EXIT_USAGE;
+			}
+			o->receive_buffer = (size_t)v;
+			given |= GIVEN_RECEIVE_BUFFER;
+			break;
+		}
 		case OPT_UDEV:
 			o->udev = true;
 			given |= GIVEN_UDEV;
