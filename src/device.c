@@ -1002,7 +1002,6 @@ int device_new_from_message(struct sysdev *ctx, const struct uevent_message *msg
 			    struct sysdev_device **ret)
 {
 	_cleanup_(sysdev_device_unrefp) struct sysdev_device *dev = NULL;
-	_cleanup_(sysdev_device_unrefp) struct sysdev_device *cur = NULL;
 	int kind, err;
 
 	err = device_alloc(ctx, msg->devpath, strlen(msg->devpath), &dev);
@@ -1023,39 +1022,40 @@ int device_new_from_message(struct sysdev *ctx, const struct uevent_message *msg
 		return err;
 	/* the kernel sends MAJOR and MINOR exactly for a device with a number */
 	dev->has_dev = dev->uevent.devnum[0] != '\0';
-	/* where the device sits, while it is there */
+	/*
+	 * Where the device sits, while it is there: one walk down from the
+	 * root gives the kind, the parent and the class directory (a storm of
+	 * events pays it once an event, not three times).
+	 */
 	if (strcmp(msg->action, "remove") != 0 && devpath_is_valid(msg->devpath)) {
-		kind = sysdev_classify(ctx, msg->devpath);
+		_cleanup_free_ char *parent = NULL, *class_dir = NULL, *target = NULL;
+		struct ancestry a;
+
+		kind = classify_with_ancestry(ctx, msg->devpath, &a);
 		if (kind == -ENOMEM)
 			return kind;
-		if (kind >= 0) {
-			dev->has_kind = true;
-			dev->kind = (enum sysdev_kind)kind;
-		}
+		if (kind < 0)
+			goto done;
+		dev->has_kind = true;
+		dev->kind = (enum sysdev_kind)kind;
 		if (kind == SYSDEV_KIND_DEVICE) {
-			err = sysdev_device_new_from_devpath(ctx, msg->devpath, &cur);
-			if (err == -ENOMEM)
-				return err;
+			ancestry_take(&a, &parent, &class_dir);
+			err = readlink_alloc(a.fd, "subsystem", &target);
 		}
-	}
-	if (cur) {
-		struct sysdev_device *parent;
-
-		dev->subsystem_kind = cur->subsystem_kind;
-		dev->has_parent = cur->has_parent;
-		dev->has_class_dir = cur->has_class_dir;
-		if ((cur->has_parent && sbuf_set(&dev->parent_devpath, cur->parent_devpath.s,
-						 strlen(cur->parent_devpath.s)) < 0) ||
-		    (cur->has_class_dir &&
-		     sbuf_set(&dev->class_dir, cur->class_dir.s, strlen(cur->class_dir.s)) < 0))
-			return -ENOMEM;
-		/* the parent now: after a remove it could not be looked up */
-		err = sysdev_device_get_parent(cur, &parent);
+		ancestry_free(&a);
+		if (kind != SYSDEV_KIND_DEVICE)
+			goto done;
 		if (err == -ENOMEM)
 			return err;
-		if (err == 0)
-			dev->parent = sysdev_device_ref(parent);
+		if (target)
+			dev->subsystem_kind = subsystem_kind_of(dev, target);
+		dev->has_parent = parent != NULL;
+		dev->has_class_dir = class_dir != NULL;
+		if ((parent && sbuf_set(&dev->parent_devpath, parent, strlen(parent)) < 0) ||
+		    (class_dir && sbuf_set(&dev->class_dir, class_dir, strlen(class_dir)) < 0))
+			return -ENOMEM;
 	}
+done:
 	*ret = TAKE_PTR(dev);
 	return 0;
 }
