@@ -150,10 +150,10 @@ static bool warn_ambiguous(const struct option *longopts, const char *arg)
 }
 
 static const char *const given_names[] = {
-    "--root",	   "--json",	   "--all",    "--attrs",     "--power",   "--depth",
-    "--subsystem", "START",	   "--format", "--output",    "--list",	   "--raw",
-    "--pairs",	   "--noheadings", "--ascii",  "--driver",    "--sysname", "--match",
-    "--unlinked",  "--export",	   "--udev",   "--properties"};
+    "--root",	   "--json",	   "--all",    "--attrs",      "--power",	  "--depth",
+    "--subsystem", "START",	   "--format", "--output",     "--list",	  "--raw",
+    "--pairs",	   "--noheadings", "--ascii",  "--driver",     "--sysname",	  "--match",
+    "--unlinked",  "--export",	   "--udev",   "--properties", "--receive-buffer"};
 
 /* A mode in a message: its option, or "the tree". */
 static const char *mode_name(const struct mode *m)
