@@ -8,6 +8,7 @@
  *   forged ACTION DEVPATH SEQNUM               the same from a process (pid 1)
  *   raw TEXT                                    TEXT with '|' for NUL, as the kernel
  *   enobufs                                     recvmsg() fails with ENOBUFS
+ *   eagain                                      recvmsg() finds nothing pending
  *   run COMMAND                                 system(COMMAND), then the next item
  * At the end of the script the process gets SIGINT.
  */
@@ -108,8 +109,8 @@ ssize_t recvmsg(int fd, struct msghdr *mh, int flags)
 		errno = EAGAIN;
 		return -1;
 	}
-	if (strcmp(line, "enobufs") == 0) {
-		errno = ENOBUFS;
+	if (strcmp(line, "enobufs") == 0 || strcmp(line, "eagain") == 0) {
+		errno = line[0] == 'e' && line[1] == 'n' ? ENOBUFS : EAGAIN;
 		return -1;
 	}
 	if (strncmp(line, "msg ", 4) == 0) {

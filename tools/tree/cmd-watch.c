@@ -230,7 +230,7 @@ int cmd_watch(struct sysdev *ctx, const struct options *o)
 	struct sigaction sa = {.sa_handler = on_signal};
 	struct watch_counts counts = {0};
 	struct sysdev_monitor *m;
-	bool resync = false, first = true;
+	bool resync = false, skip_poll = true;
 	int err, ret = 0;
 
 	err = o->udev ? sysdev_monitor_new_udev(ctx, &m) : sysdev_monitor_new(ctx, &m);
@@ -263,21 +263,14 @@ int cmd_watch(struct sysdev *ctx, const struct options *o)
 		struct sysdev_device *ev;
 
 		/* the first pass receives before waiting: the monitor notes what exists */
-		if (!resync && !first && poll(&p, 1, -1) < 0) {
+		if (!skip_poll && poll(&p, 1, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			warnx_("--watch", "poll: %s", error_words(-errno));
 			ret = EXIT_RUNTIME;
 			break;
 		}
-		first = false;
-		if (resync) {
-			/* what changed while events were lost, before what comes next */
-			resync = false;
-			err = sysdev_monitor_resync(m);
-			if (err < 0)
-				warnx_("--watch", "resync: %s", error_words(err));
-		}
+		skip_poll = false;
 		while (!stop && (err = sysdev_monitor_receive(m, &ev)) == 0) {
 			const char *action = dev_str(ev, sysdev_device_get_action);
 
@@ -297,13 +290,22 @@ int cmd_watch(struct sysdev *ctx, const struct options *o)
 				stop = 1;
 				ret = check_output();
 			}
-			if (resync)
-				break;
 		}
 		if (err < 0 && err != -EAGAIN && !stop) {
 			warnx_("--watch", "%s", error_words(err));
 			ret = EXIT_RUNTIME;
 			break;
+		}
+		/*
+		 * Caught up after a loss: one rescan for however many losses a
+		 * storm made, then what changed, before waiting again.
+		 */
+		if (resync && !stop) {
+			resync = false;
+			err = sysdev_monitor_resync(m);
+			if (err < 0)
+				warnx_("--watch", "resync: %s", error_words(err));
+			skip_poll = true;
 		}
 	}
 	print_summary(&counts, sysdev_monitor_get_dropped(m));
