@@ -70,6 +70,12 @@ int device_alloc(struct sysdev *ctx, const char *devpath, size_t len, struct sys
 int device_new_indexed(struct sysdev *ctx, const char *devpath, struct sysdev_device **out);
 /* Forget what was read on first use (the walk refills a lent device for its next node). */
 void device_reset_cache(struct sysdev_device *dev);
+/*
+ * Whether @devpath is a device directory now (1: it holds a uevent file; 0:
+ * not, or gone), without classifying it: a class directory of thousands of
+ * devices is not listed.  -ENOMEM.
+ */
+int devpath_is_device(struct sysdev *ctx, const char *devpath);
 /* The parent's devpath without making the parent: 0, -ENOENT (none), or the lookup's error. */
 int device_get_parent_devpath(struct sysdev_device *dev, const char **ret);
 /* A monitor's event (monitor.c): the message's fields, the directory's place while it is there. */

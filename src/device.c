@@ -231,6 +231,18 @@ int device_new_indexed(struct sysdev *ctx, const char *devpath, struct sysdev_de
 	return 0;
 }
 
+int devpath_is_device(struct sysdev *ctx, const char *devpath)
+{
+	int fd = open_devpath_fast(ctx, devpath);
+	bool yes;
+
+	if (fd < 0)
+		return fd == -ENOMEM ? fd : 0;
+	yes = dir_has_uevent(fd);
+	close(fd);
+	return yes;
+}
+
 int device_fd(struct sysdev_device *dev)
 {
 	if (dev->fd < 0) {

@@ -533,13 +533,13 @@ static int place_from_message(struct sysdev_monitor *m, struct sysdev_device *de
 			break;
 		component = strrchr(path, '/') + 1;
 		if (known_find(&m->known, path)) {
-			kind = SYSDEV_KIND_DEVICE;
+			kind = 1;
 		} else {
-			kind = sysdev_classify(m->ctx, path);
-			if (kind == -ENOMEM)
+			kind = devpath_is_device(m->ctx, path);
+			if (kind < 0)
 				return kind;
 		}
-		if (kind == SYSDEV_KIND_DEVICE) {
+		if (kind) {
 			if (sbuf_set(&dev->parent_devpath, path, strlen(path)) < 0)
 				return -ENOMEM;
 			dev->has_parent = true;
