@@ -199,6 +199,12 @@ int sysdev_device_get_parent(struct sysdev_device *dev, struct sysdev_device **r
 /* The name of the class grouping directory the device sits in; -ENOENT: none.
  * Since: 1.0 */
 int sysdev_device_get_class_dir(struct sysdev_device *dev, const char **ret);
+/*
+ * The parent's devpath without making the parent: 0, -ENOENT (none), or the
+ * lookup's error.  A remove event has it from when the device was last seen.
+ * Since: 1.1
+ */
+int sysdev_device_get_parent_devpath(struct sysdev_device *dev, const char **ret);
 /* Where below S/devices it sits; -ENOENT: outside S/devices (an event's
  * "/module/..." path).  Since: 1.0 */
 int sysdev_device_get_placement(struct sysdev_device *dev, enum sysdev_placement *ret);
@@ -612,6 +618,68 @@ int sysdev_monitor_add_match_subsystem_devtype(struct sysdev_monitor *monitor,
 int sysdev_monitor_receive(struct sysdev_monitor *monitor, struct sysdev_device **ret);
 /* Messages dropped so far: not the kernel's, cut short or malformed.  Since: 1.0 */
 unsigned long sysdev_monitor_get_dropped(const struct sysdev_monitor *monitor);
+
+/*
+ * Loss is never silent.  The kernel's socket asks for a 128 MiB receive
+ * buffer (SO_RCVBUFFORCE where permitted, else SO_RCVBUF, which the system
+ * caps at net.core.rmem_max).  Where messages were lost all the same (the
+ * socket overflowed: ENOBUFS, or the kernel's SEQNUM skipped numbers),
+ * sysdev_monitor_receive() hands a loss notice in the stream, before the
+ * next event: an event with the action "lost" and no device
+ * (sysdev_device_get_devpath() is -ENOENT), with its evidence ("enobufs" or
+ * "seqnum"), and the count and seqnum range where known.  An overflow with
+ * no message after it has an unknown count; the gap the next message shows
+ * is then reported too.  A gap can be spurious where devices live in another
+ * network namespace: their events are numbered but not sent here.
+ *
+ * After a loss, sysdev_monitor_resync() compares the devices that exist now
+ * with those the monitor knows (those that existed at its first receive,
+ * which should come after the filters are set, as its events changed them
+ * since) and queues what changed as synthesized events:
+ * "remove" (children first), "add" (parents first), "bind" and "unbind"
+ * where the driver changed; sysdev_device_get_is_synthesized() is 1 for
+ * them and they have no seqnum (-ENODATA).  The filters apply to them too.
+ */
+
+/*
+ * Ask for @size bytes of receive buffer (the kernel doubles it for its
+ * bookkeeping).  Since: 1.1
+ */
+int sysdev_monitor_set_receive_buffer_size(struct sysdev_monitor *monitor, size_t size);
+/* The receive buffer the kernel granted, as SO_RCVBUF reports it.  Since: 1.1 */
+int sysdev_monitor_get_receive_buffer_size(const struct sysdev_monitor *monitor, size_t *ret);
+/*
+ * Only events of devices with @tag (udevd's events carry TAGS; the kernel's
+ * carry none, so on the kernel source a tag filter passes nothing).  Several:
+ * any one.  Since: 1.1
+ */
+int sysdev_monitor_add_match_tag(struct sysdev_monitor *monitor, const char *tag);
+/*
+ * Only events with property @key matching the fnmatch(3) @glob.  Several:
+ * any one.  Each kind of filter (subsystem, tag, property) that has any must
+ * pass.  Since: 1.1
+ */
+int sysdev_monitor_add_match_property(struct sysdev_monitor *monitor, const char *key,
+				      const char *glob);
+/*
+ * Rescan and queue what changed since the devices the monitor knows: the
+ * number of synthesized events queued, or a negative errno.  Since: 1.1
+ */
+int sysdev_monitor_resync(struct sysdev_monitor *monitor);
+/* 1 for an event made by a resync, 0 for one heard.  Since: 1.1 */
+int sysdev_device_get_is_synthesized(struct sysdev_device *dev);
+/*
+ * A loss notice's count of lost events, first and last lost seqnum: 0 and
+ * the number, -ENODATA where unknown, -EINVAL for an event that is no loss
+ * notice.  Since: 1.1
+ */
+int sysdev_device_get_lost_count(struct sysdev_device *dev, uint64_t *ret);
+/* Since: 1.1 */
+int sysdev_device_get_lost_first(struct sysdev_device *dev, uint64_t *ret);
+/* Since: 1.1 */
+int sysdev_device_get_lost_last(struct sysdev_device *dev, uint64_t *ret);
+/* A loss notice's evidence: "enobufs" or "seqnum".  Since: 1.1 */
+int sysdev_device_get_lost_evidence(struct sysdev_device *dev, const char **ret);
 
 /* ------------------------------------------------------------------ */
 /* Power                                                               */

@@ -29,6 +29,19 @@ static int facts_for(struct sysdev *ctx, const char *devpath, struct dir_facts *
 	return rules_gather(ctx, &d, f);
 }
 
+int classify_with_ancestry(struct sysdev *ctx, const char *devpath, struct ancestry *a)
+{
+	struct dir_facts f;
+	int err;
+
+	err = facts_for(ctx, devpath, &f, a);
+	if (err < 0) {
+		ancestry_free(a);
+		return err;
+	}
+	return (int)rules_decide(&f);
+}
+
 _public_ int sysdev_classify(struct sysdev *ctx, const char *devpath)
 {
 	struct dir_facts f;

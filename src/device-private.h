@@ -44,6 +44,12 @@ struct sysdev_device {
 	enum sysdev_kind kind;
 	char *action;
 	uint64_t seqnum;
+	bool synthesized; /* made by a resync, not heard: no seqnum */
+	/* a loss notice (action "lost"): no device, what was lost */
+	bool is_loss;
+	bool lost_count_known, lost_first_known, lost_last_known;
+	uint64_t lost_count, lost_first, lost_last;
+	const char *lost_evidence; /* "enobufs" or "seqnum" */
 
 	/* udev's view of the properties, made on first use */
 	bool udev_ready;
@@ -64,6 +70,14 @@ int device_alloc(struct sysdev *ctx, const char *devpath, size_t len, struct sys
 int device_new_indexed(struct sysdev *ctx, const char *devpath, struct sysdev_device **out);
 /* Forget what was read on first use (the walk refills a lent device for its next node). */
 void device_reset_cache(struct sysdev_device *dev);
+/*
+ * Whether @devpath is a device directory now (1: it holds a uevent file; 0:
+ * not, or gone), without classifying it: a class directory of thousands of
+ * devices is not listed.  -ENOMEM.
+ */
+int devpath_is_device(struct sysdev *ctx, const char *devpath);
+/* The parent's devpath without making the parent: 0, -ENOENT (none), or the lookup's error. */
+int device_get_parent_devpath(struct sysdev_device *dev, const char **ret);
 /* A monitor's event (monitor.c): the message's fields, the directory's place while it is there. */
 int device_new_from_message(struct sysdev *ctx, const struct uevent_message *msg,
 			    struct sysdev_device **ret);

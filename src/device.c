@@ -231,6 +231,18 @@ int device_new_indexed(struct sysdev *ctx, const char *devpath, struct sysdev_de
 	return 0;
 }
 
+int devpath_is_device(struct sysdev *ctx, const char *devpath)
+{
+	int fd = open_devpath_fast(ctx, devpath);
+	bool yes;
+
+	if (fd < 0)
+		return fd == -ENOMEM ? fd : 0;
+	yes = dir_has_uevent(fd);
+	close(fd);
+	return yes;
+}
+
 int device_fd(struct sysdev_device *dev)
 {
 	if (dev->fd < 0) {
@@ -583,6 +595,8 @@ _public_ int sysdev_device_get_devpath(struct sysdev_device *dev, const char **r
 {
 	assert_return(dev, -EINVAL);
 	assert_return(ret, -EINVAL);
+	if (dev->is_loss)
+		return -ENOENT; /* a loss notice names no device */
 	*ret = dev->devpath.s;
 	return 0;
 }
@@ -649,6 +663,18 @@ _public_ int sysdev_device_get_driver(struct sysdev_device *dev, const char **re
 	assert_return(dev, -EINVAL);
 	assert_return(ret, -EINVAL);
 	return loaded_field(dev, device_links, &dev->has_driver, &dev->driver, ret);
+}
+
+int device_get_parent_devpath(struct sysdev_device *dev, const char **ret)
+{
+	return loaded_field(dev, device_ancestry, &dev->has_parent, &dev->parent_devpath, ret);
+}
+
+_public_ int sysdev_device_get_parent_devpath(struct sysdev_device *dev, const char **ret)
+{
+	assert_return(dev, -EINVAL);
+	assert_return(ret, -EINVAL);
+	return loaded_field(dev, device_ancestry, &dev->has_parent, &dev->parent_devpath, ret);
 }
 
 _public_ int sysdev_device_get_class_dir(struct sysdev_device *dev, const char **ret)
@@ -873,7 +899,55 @@ _public_ int sysdev_device_get_seqnum(struct sysdev_device *dev, uint64_t *ret)
 	assert_return(ret, -EINVAL);
 	if (!dev->is_event)
 		return -ENOENT;
+	if (dev->synthesized || dev->is_loss)
+		return -ENODATA; /* not heard: the kernel gave it no number */
 	*ret = dev->seqnum;
+	return 0;
+}
+
+_public_ int sysdev_device_get_is_synthesized(struct sysdev_device *dev)
+{
+	assert_return(dev, -EINVAL);
+	return dev->synthesized;
+}
+
+/* A loss notice's field: 0 and the number, -ENODATA where unknown, -EINVAL for no notice. */
+static int lost_field(const struct sysdev_device *dev, bool known, uint64_t value, uint64_t *ret)
+{
+	assert_return(dev->is_loss, -EINVAL);
+	if (!known)
+		return -ENODATA;
+	*ret = value;
+	return 0;
+}
+
+_public_ int sysdev_device_get_lost_count(struct sysdev_device *dev, uint64_t *ret)
+{
+	assert_return(dev, -EINVAL);
+	assert_return(ret, -EINVAL);
+	return lost_field(dev, dev->lost_count_known, dev->lost_count, ret);
+}
+
+_public_ int sysdev_device_get_lost_first(struct sysdev_device *dev, uint64_t *ret)
+{
+	assert_return(dev, -EINVAL);
+	assert_return(ret, -EINVAL);
+	return lost_field(dev, dev->lost_first_known, dev->lost_first, ret);
+}
+
+_public_ int sysdev_device_get_lost_last(struct sysdev_device *dev, uint64_t *ret)
+{
+	assert_return(dev, -EINVAL);
+	assert_return(ret, -EINVAL);
+	return lost_field(dev, dev->lost_last_known, dev->lost_last, ret);
+}
+
+_public_ int sysdev_device_get_lost_evidence(struct sysdev_device *dev, const char **ret)
+{
+	assert_return(dev, -EINVAL);
+	assert_return(ret, -EINVAL);
+	assert_return(dev->is_loss, -EINVAL);
+	*ret = dev->lost_evidence;
 	return 0;
 }
 
@@ -940,7 +1014,6 @@ int device_new_from_message(struct sysdev *ctx, const struct uevent_message *msg
 			    struct sysdev_device **ret)
 {
 	_cleanup_(sysdev_device_unrefp) struct sysdev_device *dev = NULL;
-	_cleanup_(sysdev_device_unrefp) struct sysdev_device *cur = NULL;
 	int kind, err;
 
 	err = device_alloc(ctx, msg->devpath, strlen(msg->devpath), &dev);
@@ -961,39 +1034,40 @@ int device_new_from_message(struct sysdev *ctx, const struct uevent_message *msg
 		return err;
 	/* the kernel sends MAJOR and MINOR exactly for a device with a number */
 	dev->has_dev = dev->uevent.devnum[0] != '\0';
-	/* where the device sits, while it is there */
+	/*
+	 * Where the device sits, while it is there: one walk down from the
+	 * root gives the kind, the parent and the class directory (a storm of
+	 * events pays it once an event, not three times).
+	 */
 	if (strcmp(msg->action, "remove") != 0 && devpath_is_valid(msg->devpath)) {
-		kind = sysdev_classify(ctx, msg->devpath);
+		_cleanup_free_ char *parent = NULL, *class_dir = NULL, *target = NULL;
+		struct ancestry a;
+
+		kind = classify_with_ancestry(ctx, msg->devpath, &a);
 		if (kind == -ENOMEM)
 			return kind;
-		if (kind >= 0) {
-			dev->has_kind = true;
-			dev->kind = (enum sysdev_kind)kind;
-		}
+		if (kind < 0)
+			goto done;
+		dev->has_kind = true;
+		dev->kind = (enum sysdev_kind)kind;
 		if (kind == SYSDEV_KIND_DEVICE) {
-			err = sysdev_device_new_from_devpath(ctx, msg->devpath, &cur);
-			if (err == -ENOMEM)
-				return err;
+			ancestry_take(&a, &parent, &class_dir);
+			err = readlink_alloc(a.fd, "subsystem", &target);
 		}
-	}
-	if (cur) {
-		struct sysdev_device *parent;
-
-		dev->subsystem_kind = cur->subsystem_kind;
-		dev->has_parent = cur->has_parent;
-		dev->has_class_dir = cur->has_class_dir;
-		if ((cur->has_parent && sbuf_set(&dev->parent_devpath, cur->parent_devpath.s,
-						 strlen(cur->parent_devpath.s)) < 0) ||
-		    (cur->has_class_dir &&
-		     sbuf_set(&dev->class_dir, cur->class_dir.s, strlen(cur->class_dir.s)) < 0))
-			return -ENOMEM;
-		/* the parent now: after a remove it could not be looked up */
-		err = sysdev_device_get_parent(cur, &parent);
+		ancestry_free(&a);
+		if (kind != SYSDEV_KIND_DEVICE)
+			goto done;
 		if (err == -ENOMEM)
 			return err;
-		if (err == 0)
-			dev->parent = sysdev_device_ref(parent);
+		if (target)
+			dev->subsystem_kind = subsystem_kind_of(dev, target);
+		dev->has_parent = parent != NULL;
+		dev->has_class_dir = class_dir != NULL;
+		if ((parent && sbuf_set(&dev->parent_devpath, parent, strlen(parent)) < 0) ||
+		    (class_dir && sbuf_set(&dev->class_dir, class_dir, strlen(class_dir)) < 0))
+			return -ENOMEM;
 	}
+done:
 	*ret = TAKE_PTR(dev);
 	return 0;
 }

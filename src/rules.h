@@ -81,5 +81,10 @@ void ancestry_free(struct ancestry *a);
 /* Move the nearest device above to *@parent_devpath and, when the parent is a class
  * grouping directory, its name to *@class_dir (left alone otherwise). */
 void ancestry_take(struct ancestry *a, char **parent_devpath, char **class_dir);
+/*
+ * sysdev_classify() that keeps what it found on the way down: the kind, and
+ * in @a the ancestry (the caller frees it), or a negative errno (@a freed).
+ */
+int classify_with_ancestry(struct sysdev *ctx, const char *devpath, struct ancestry *a);
 
 #endif

@@ -201,7 +201,10 @@ def options(root, tmp):
                 r.stderr + r.stdout[:200])
     C.check("5: a refused --capture created nothing", not os.path.exists(os.path.join(tmp, "cap")))
     for args, word in ((["--watch", "--all"], b"--all"), (["--watch", CLIENT], b"START"),
-                       (["--watch", "--root", root], b"--root")):
+                       (["--watch", "--receive-buffer", "0"], b"--receive-buffer"),
+                       (["--watch", "--receive-buffer", "2x"], b"--receive-buffer"),
+                       (["--udev"], b"--udev"),
+                       (["--root", root, "--receive-buffer", "1M"], b"--receive-buffer")):
         r = run(*args)
         C.check(f"5: {' '.join(a.replace(root, 'ROOT') for a in args)}: refused, exit 2",
                 r.returncode == 2 and word in r.stderr.splitlines()[0] and not r.stdout, r.stderr)

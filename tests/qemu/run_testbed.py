@@ -727,6 +727,119 @@ def check_hotplug(c, out, walks):
             not out.lines("final_loaded"), out.text("final_loaded"))
 
 
+STORM_HOST = "/devices/platform/sdt-host.0"
+STORM_RE = re.compile(r"^/devices/platform/sdt-host\.0/sdt_storm/(storm\d+)$")
+
+
+def storm_lines(out, name):
+    """A watcher's lines: (seqnum or None, action, devpath, rest) and the losses
+    (count or None, first or None, last or None, evidence), in order."""
+    events, losses, order = [], [], []
+    for line in out.lines(name + ".out"):
+        f = line.split()
+        if f and f[0] == "lost" and len(f) == 4:
+            cnt = None if f[1] == "-" else int(f[1])
+            first, last = f[2].split("..")
+            losses.append((cnt, None if first == "-" else int(first),
+                           None if last == "-" else int(last), f[3]))
+            order.append(("lost", losses[-1]))
+        elif len(f) >= 5:
+            ev = (None if f[0] == "-" else int(f[0]), f[1], f[2], f[3:])
+            events.append(ev)
+            order.append(("event", ev))
+    return events, losses, order
+
+
+def check_storm_run(c, out, name, adds, removes, small):
+    rc = out.text(name + ".rc", "").strip()
+    c.check("storm %s: the watcher ended with exit 0 on SIGINT" % name, rc == "0",
+            "rc %r; %s" % (rc, out.text(name + ".err")))
+    try:
+        s0 = int(out.text(name + ".s0"))
+        s1 = int(out.text(name + ".s1"))
+    except (TypeError, ValueError):
+        c.check("storm %s: the guest recorded the seqnum range" % name, False)
+        return
+    events, losses, order = storm_lines(out, name)
+    want = set(range(s0 + 1, s1 + 1))
+    heard = [e[0] for e in events if e[0] is not None and s0 < e[0] <= s1]
+    c.check("storm %s: the burst held at least 10,000 events (%d)" % (name, s1 - s0),
+            s1 - s0 >= adds + removes and adds + removes >= 10000)
+    c.check("storm %s: no seqnum heard twice" % name, len(heard) == len(set(heard)))
+    storm = [e for e in events if STORM_RE.match(e[2])]
+    if not small:
+        c.check("storm default: no loss reported", not losses, losses[:3])
+        c.check("storm default: every seqnum of the burst heard, contiguous (%d of %d)"
+                % (len(set(heard) & want), len(want)), set(heard) == want,
+                "missing %s" % sorted(want - set(heard))[:10])
+        c.check("storm default: %d adds and %d removes of storm devices heard"
+                % (adds, removes),
+                sum(1 for e in storm if e[1] == "add") == adds and
+                sum(1 for e in storm if e[1] == "remove") == removes,
+                "%d events" % len(storm))
+    else:
+        lost = set()
+        overlap = False
+        for cnt, first, last, ev in losses:
+            if first is not None and last is not None:
+                rng = set(range(first, last + 1))
+                overlap = overlap or bool(rng & lost) or bool(rng & set(heard))
+                lost |= rng
+                c.check("storm small: a loss's count is its range (%s..%s: %s)"
+                        % (first, last, cnt), cnt == last - first + 1)
+        c.check("storm small: at least one loss reported", len(losses) >= 1)
+        c.check("storm small: every loss says enobufs or seqnum",
+                all(ev in ("enobufs", "seqnum") for _, _, _, ev in losses), losses)
+        c.check("storm small: the losses counted exactly the missing seqnums "
+                "(%d heard + %d lost = %d)" % (len(set(heard)), len(lost & want), len(want)),
+                not overlap and set(heard) | (lost & want) == want and not (lost - want),
+                "unaccounted %s, overlap %s" % (sorted(want - set(heard) - lost)[:10], overlap))
+        c.check("storm small: a resync followed (synthesized lines)",
+                any(e[0] is None and e[3][-1:] == ["synthesized"] for e in events))
+        present = set(out.lines(name + ".before"))
+        for kind, ev in order:
+            if kind != "event":
+                continue
+            m = STORM_RE.match(ev[2])
+            if m and ev[1] == "add":
+                present.add(m.group(1))
+            elif m and ev[1] == "remove":
+                present.discard(m.group(1))
+        after = set(out.lines(name + ".after"))
+        c.check("storm small: after the resync the watcher believes present what sysfs "
+                "holds (%d devices)" % len(after), present == after,
+                "believed only %s, sysfs only %s" % (sorted(present - after)[:5],
+                                                    sorted(after - present)[:5]))
+    wrong = [e for e in storm
+             if e[3][:4] != ["device", "sdt_storm", "parent=" + STORM_HOST,
+                             "class_dir=sdt_storm"]]
+    c.check("storm %s: every storm device's line says device sdt_storm parent=sdt-host.0 "
+            "class_dir=sdt_storm (%d lines)" % (name, len(storm)), storm and not wrong,
+            wrong[:3])
+
+
+def check_storm(c, out):
+    """The monitor in a storm: nothing lost silently, losses counted exactly."""
+    errors = out.text("errors", "").strip()
+    c.check("storm: the guest script met no error", not errors, errors)
+    check_storm_run(c, out, "default", 6000, 4000, False)
+    check_storm_run(c, out, "small", 6000, 4000, True)
+    rates = {}
+    for name in ("sysdev-tree", "udevadm"):
+        try:
+            n = int(out.text("rate-%s.events" % name))
+            t0, t1 = (float(x) for x in out.text("rate-%s.seconds" % name).split())
+            rates[name] = n / max(t1 - t0, 0.01)
+        except (TypeError, ValueError):
+            rates[name] = None
+    # a figure, not a pass/fail on time (tests/bench/README.md)
+    print("BENCH storm drain under TCG: sysdev-tree --watch %s events/s, "
+          "udevadm monitor -k %s events/s"
+          % tuple("%.0f" % rates[k] if rates[k] else "?" for k in ("sysdev-tree", "udevadm")),
+          flush=True)
+
+
+
 def check_monitor(c, out):
     """Both sources heard every testbed device come and go, in order, classified."""
     c.check("monitor: systemd-udevd started in the guest", out.text("udevd", "").strip() ==
@@ -879,7 +992,8 @@ def check_events(c, out, events, rcfile, source):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--mode", choices=("testbed", "hotplug", "monitor"), required=True)
+    ap.add_argument("--mode", choices=("testbed", "hotplug", "monitor", "storm"),
+                    required=True)
     ap.add_argument("--montool", help="tests/enumerate/montool (mode monitor)")
     ap.add_argument("--build-dir", required=True)
     ap.add_argument("--cli", required=True)
@@ -920,7 +1034,8 @@ def main():
                           ([args.montool + ":/usr/bin/montool",
                             "/usr/lib/systemd/systemd-udevd:/usr/lib/systemd/systemd-udevd",
                             "/usr/bin/udevadm:/usr/bin/udevadm"]
-                           if args.mode == "monitor" else []),
+                           if args.mode == "monitor" else []) +
+                          (["/usr/bin/udevadm:/usr/bin/udevadm"] if args.mode == "storm" else []),
                           files=[env_file + ":/etc/guest-env"])
     t_prep = time.monotonic() - t0
     smp = args.smp or (2 if args.mode == "hotplug" else 1)
@@ -952,6 +1067,8 @@ def main():
         check_testbed(c, out)
     elif args.mode == "monitor":
         check_monitor(c, out)
+    elif args.mode == "storm":
+        check_storm(c, out)
     else:
         check_hotplug(c, out, args.walks)
     dmesg_check(c, out, console.replace("\r", ""))

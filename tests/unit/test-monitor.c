@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "device-private.h"
+#include "monitor-private.h"
 #include "tree.h"
 
 #define CLIENT "/devices/platform/omap_i2c.2/i2c-2/2-0045"
@@ -153,6 +153,340 @@ static void test_null(void **state)
 	sysdev_unref(ctx);
 }
 
+/* A detached monitor of the article's tree, fed by hand. */
+static struct sysdev_monitor *detached(struct sysdev **ctx, const char *root)
+{
+	struct sysdev_monitor *m;
+
+	assert_int_equal(sysdev_new(root, ctx), 0);
+	assert_int_equal(monitor_new_detached(*ctx, &m), 0);
+	return m;
+}
+
+#define FEED(m, lit) monitor_handle_message((m), (lit), sizeof(lit))
+
+/* The next event's seqnum (0 for a loss notice), or -1 when none is pending. */
+static long long next_seqnum(struct sysdev_monitor *m)
+{
+	struct sysdev_device *ev;
+	uint64_t seqnum = 0;
+	const char *action;
+
+	if (sysdev_monitor_receive(m, &ev) == -EAGAIN)
+		return -1;
+	assert_int_equal(sysdev_device_get_action(ev, &action), 0);
+	if (strcmp(action, "lost") != 0)
+		assert_int_equal(sysdev_device_get_seqnum(ev, &seqnum), 0);
+	sysdev_device_unref(ev);
+	return (long long)seqnum;
+}
+
+#define BLOCK(seq, devtype)                                                                        \
+	"add@/devices/virtual/block/x\0ACTION=add\0DEVPATH=/devices/virtual/block/"                \
+	"x\0SUBSYSTEM=block\0SEQNUM=" seq devtype
+
+/* A devtype filter never passes an event without DEVTYPE; a subsystem one alone does. */
+static void test_filter_subsystem_devtype(void **state)
+{
+	struct sysdev *ctx;
+	struct sysdev_monitor *m = detached(&ctx, *state);
+
+	assert_int_equal(sysdev_monitor_add_match_subsystem_devtype(m, "block", "disk"), 0);
+	assert_int_equal(sysdev_monitor_add_match_subsystem_devtype(m, "net", NULL), 0);
+	assert_int_equal(FEED(m, BLOCK("1", "\0DEVTYPE=disk")), 0);
+	assert_int_equal(FEED(m, BLOCK("2", "\0DEVTYPE=partition")), 0);
+	assert_int_equal(FEED(m, BLOCK("3", "")), 0);
+	assert_int_equal(FEED(m, "add@/devices/virtual/net/lo\0ACTION=add\0DEVPATH=/devices/"
+				 "virtual/net/lo\0SUBSYSTEM=net\0SEQNUM=4"),
+			 0);
+	assert_int_equal(FEED(m, "add@/devices/virtual/mem/null\0ACTION=add\0DEVPATH=/devices/"
+				 "virtual/mem/null\0SUBSYSTEM=mem\0SEQNUM=5\0DEVTYPE=disk"),
+			 0);
+	assert_int_equal(next_seqnum(m), 1);
+	assert_int_equal(next_seqnum(m), 4);
+	assert_int_equal(next_seqnum(m), -1);
+	sysdev_monitor_unref(m);
+	sysdev_unref(ctx);
+}
+
+#define TAGGED(seq, tags)                                                                          \
+	"add@/devices/virtual/input/in\0ACTION=add\0DEVPATH=/devices/virtual/input/"               \
+	"in\0SUBSYSTEM=input\0SEQNUM=" seq tags
+
+/* A tag is a whole member of TAGS, not a prefix or a part of one. */
+static void test_filter_tag(void **state)
+{
+	struct sysdev *ctx;
+	struct sysdev_monitor *m = detached(&ctx, *state);
+
+	assert_int_equal(sysdev_monitor_add_match_tag(m, "seat:x"), -EINVAL);
+	assert_int_equal(sysdev_monitor_add_match_tag(m, "seat"), 0);
+	assert_int_equal(FEED(m, TAGGED("1", "\0TAGS=:uaccess:seat:")), 0);
+	assert_int_equal(FEED(m, TAGGED("2", "\0TAGS=:seats:")), 0);
+	assert_int_equal(FEED(m, TAGGED("3", "\0TAGS=:sea:")), 0);
+	assert_int_equal(FEED(m, TAGGED("4", "")), 0);
+	assert_int_equal(FEED(m, TAGGED("5", "\0TAGS=:xseat:seat:")), 0);
+	assert_int_equal(next_seqnum(m), 1);
+	assert_int_equal(next_seqnum(m), 5);
+	assert_int_equal(next_seqnum(m), -1);
+	sysdev_monitor_unref(m);
+	sysdev_unref(ctx);
+}
+
+/* Property globs: any one of them; with a subsystem filter, both kinds must pass. */
+static void test_filter_property(void **state)
+{
+	struct sysdev *ctx;
+	struct sysdev_monitor *m = detached(&ctx, *state);
+
+	assert_int_equal(sysdev_monitor_add_match_property(m, "ID_BUS", "usb*"), 0);
+	assert_int_equal(sysdev_monitor_add_match_property(m, "DEVNAME", "sd?"), 0);
+	assert_int_equal(sysdev_monitor_add_match_property(m, "A=B", "x"), -EINVAL);
+	assert_int_equal(sysdev_monitor_add_match_subsystem_devtype(m, "block", NULL), 0);
+	assert_int_equal(FEED(m, BLOCK("1", "\0ID_BUS=usb-storage")), 0);
+	assert_int_equal(FEED(m, BLOCK("2", "\0ID_BUS=ata")), 0);
+	assert_int_equal(FEED(m, BLOCK("3", "\0DEVNAME=sdb")), 0);
+	assert_int_equal(FEED(m, BLOCK("4", "\0DEVNAME=sdb1")), 0);
+	assert_int_equal(FEED(m, "add@/devices/virtual/net/lo\0ACTION=add\0DEVPATH=/devices/"
+				 "virtual/net/lo\0SUBSYSTEM=net\0SEQNUM=5\0ID_BUS=usb"),
+			 0);
+	assert_int_equal(next_seqnum(m), 1);
+	assert_int_equal(next_seqnum(m), 3);
+	assert_int_equal(next_seqnum(m), -1);
+	sysdev_monitor_unref(m);
+	sysdev_unref(ctx);
+}
+
+static void expect_loss(struct sysdev_monitor *m, const char *evidence, long long count,
+			long long first, long long last)
+{
+	struct sysdev_device *ev;
+	const char *v;
+	uint64_t n;
+
+	assert_int_equal(sysdev_monitor_receive(m, &ev), 0);
+	assert_int_equal(sysdev_device_get_action(ev, &v), 0);
+	assert_string_equal(v, "lost");
+	assert_int_equal(sysdev_device_get_devpath(ev, &v), -ENOENT);
+	assert_int_equal(sysdev_device_get_seqnum(ev, &n), -ENODATA);
+	assert_int_equal(sysdev_device_get_lost_evidence(ev, &v), 0);
+	assert_string_equal(v, evidence);
+	if (count < 0)
+		assert_int_equal(sysdev_device_get_lost_count(ev, &n), -ENODATA);
+	else {
+		assert_int_equal(sysdev_device_get_lost_count(ev, &n), 0);
+		assert_int_equal(n, count);
+	}
+	if (first < 0)
+		assert_int_equal(sysdev_device_get_lost_first(ev, &n), -ENODATA);
+	else {
+		assert_int_equal(sysdev_device_get_lost_first(ev, &n), 0);
+		assert_int_equal(n, first);
+	}
+	if (last < 0)
+		assert_int_equal(sysdev_device_get_lost_last(ev, &n), -ENODATA);
+	else {
+		assert_int_equal(sysdev_device_get_lost_last(ev, &n), 0);
+		assert_int_equal(n, last);
+	}
+	sysdev_device_unref(ev);
+}
+
+#define NULLDEV(seq)                                                                               \
+	"change@/devices/virtual/mem/null\0ACTION=change\0DEVPATH=/devices/virtual/mem/"           \
+	"null\0SUBSYSTEM=mem\0SEQNUM=" seq
+
+/*
+ * A gap in the seqnums is a loss notice before the event that shows it, with
+ * the exact count and range, also when the filters pass neither side of it;
+ * an overflow names its evidence; malformed messages are dropped, not a gap.
+ */
+static void test_gap_and_malformed(void **state)
+{
+	struct sysdev_device *ev = NULL;
+	struct sysdev *ctx;
+	struct sysdev_monitor *m = detached(&ctx, *state);
+
+	assert_int_equal(FEED(m, NULLDEV("10")), 0);
+	assert_int_equal(FEED(m, NULLDEV("11")), 0);
+	assert_int_equal(FEED(m, NULLDEV("15")), 0);
+	assert_int_equal(next_seqnum(m), 10);
+	assert_int_equal(next_seqnum(m), 11);
+	expect_loss(m, "seqnum", 3, 12, 14);
+	assert_int_equal(next_seqnum(m), 15);
+	/* refused whole: an empty key, a number with a tail, a blank number */
+	assert_int_equal(FEED(m, "change@/devices/virtual/mem/null\0ACTION=change\0DEVPATH=/"
+				 "devices/virtual/mem/null\0=x\0SEQNUM=16"),
+			 -EBADMSG);
+	assert_int_equal(FEED(m, NULLDEV("16x")), -EBADMSG);
+	assert_int_equal(FEED(m, NULLDEV("")), -EBADMSG);
+	assert_int_equal(FEED(m, NULLDEV(" 16")), -EBADMSG);
+	assert_int_equal(sysdev_monitor_get_dropped(m), 4);
+	assert_int_equal(next_seqnum(m), -1);
+	/* an overflow: the next seqnum tells how many */
+	monitor_note_overflow(m);
+	assert_int_equal(FEED(m, NULLDEV("20")), 0);
+	expect_loss(m, "enobufs", 4, 16, 19);
+	assert_int_equal(next_seqnum(m), 20);
+	/* an overflow with nothing after it: count unknown, then the gap with its count */
+	monitor_note_overflow(m);
+	expect_loss(m, "enobufs", -1, 21, -1);
+	assert_int_equal(next_seqnum(m), -1);
+	/* filtered out on both sides: the gap is still seen */
+	assert_int_equal(sysdev_monitor_add_match_subsystem_devtype(m, "net", NULL), 0);
+	assert_int_equal(FEED(m, NULLDEV("23")), 0);
+	expect_loss(m, "seqnum", 2, 21, 22);
+	assert_int_equal(FEED(m, NULLDEV("24")), 0);
+	assert_int_equal(sysdev_monitor_receive(m, &ev), -EAGAIN);
+	assert_null(ev);
+	/* an overflow that took no kernel message lost nothing */
+	monitor_note_overflow(m);
+	assert_int_equal(FEED(m, NULLDEV("25")), 0);
+	assert_int_equal(sysdev_monitor_receive(m, &ev), -EAGAIN);
+	sysdev_monitor_unref(m);
+	sysdev_unref(ctx);
+}
+
+static void expect_event(struct sysdev_monitor *m, const char *action, const char *devpath,
+			 const char *parent, const char *class_dir, int synthesized)
+{
+	struct sysdev_device *ev;
+	enum sysdev_kind kind;
+	const char *v;
+	uint64_t n;
+
+	assert_int_equal(sysdev_monitor_receive(m, &ev), 0);
+	assert_int_equal(sysdev_device_get_action(ev, &v), 0);
+	assert_string_equal(v, action);
+	assert_int_equal(sysdev_device_get_devpath(ev, &v), 0);
+	assert_string_equal(v, devpath);
+	assert_int_equal(sysdev_device_get_kind(ev, &kind), 0);
+	assert_int_equal(kind, SYSDEV_KIND_DEVICE);
+	if (parent) {
+		struct sysdev_device *p = NULL;
+
+		assert_int_equal(device_get_parent_devpath(ev, &v), 0);
+		assert_string_equal(v, parent);
+		(void)p;
+	} else {
+		assert_int_equal(device_get_parent_devpath(ev, &v), -ENOENT);
+	}
+	if (class_dir) {
+		assert_int_equal(sysdev_device_get_class_dir(ev, &v), 0);
+		assert_string_equal(v, class_dir);
+	} else {
+		assert_int_equal(sysdev_device_get_class_dir(ev, &v), -ENOENT);
+	}
+	assert_int_equal(sysdev_device_get_is_synthesized(ev), synthesized);
+	assert_int_equal(sysdev_device_get_seqnum(ev, &n), synthesized ? -ENODATA : 0);
+	sysdev_device_unref(ev);
+}
+
+/*
+ * A remove says where the device sat when last seen; an add read after the
+ * directory went says it from the message: the nearest device above is the
+ * parent, a directory named after the subsystem between them the class dir.
+ */
+static void test_place_of_gone_devices(void **state)
+{
+	struct sysdev *ctx;
+	struct sysdev_monitor *m = detached(&ctx, *state);
+
+	assert_int_equal(
+	    FEED(m, "add@" LED "\0ACTION=add\0DEVPATH=" LED "\0SUBSYSTEM=leds\0SEQNUM=1"), 0);
+	expect_event(m, "add", LED, CLIENT, "leds", 0);
+	assert_int_equal(
+	    FEED(m, "remove@" LED "\0ACTION=remove\0DEVPATH=" LED "\0SUBSYSTEM=leds\0SEQNUM=2"), 0);
+	expect_event(m, "remove", LED, CLIENT, "leds", 0);
+	assert_null(known_find(monitor_known(m), LED));
+	/* never there: placed from the message */
+	assert_int_equal(FEED(m, "add@" CLIENT "/leds/ghost\0ACTION=add\0DEVPATH=" CLIENT
+				 "/leds/ghost\0SUBSYSTEM=leds\0SEQNUM=3"),
+			 0);
+	expect_event(m, "add", CLIENT "/leds/ghost", CLIENT, "leds", 0);
+	assert_int_equal(FEED(m, "remove@" CLIENT "/leds/ghost\0ACTION=remove\0DEVPATH=" CLIENT
+				 "/leds/ghost\0SUBSYSTEM=leds\0SEQNUM=4"),
+			 0);
+	expect_event(m, "remove", CLIENT "/leds/ghost", CLIENT, "leds", 0);
+	/* a directory not named after the subsystem is no class dir */
+	assert_int_equal(FEED(m, "add@" CLIENT "/leds/ghost2\0ACTION=add\0DEVPATH=" CLIENT
+				 "/leds/ghost2\0SUBSYSTEM=misc\0SEQNUM=5"),
+			 0);
+	expect_event(m, "add", CLIENT "/leds/ghost2", CLIENT, NULL, 0);
+	assert_int_equal(monitor_known(m)->n, 1);
+	sysdev_monitor_unref(m);
+	sysdev_unref(ctx);
+}
+
+static size_t count_devices(struct sysdev *ctx)
+{
+	struct sysdev_enumerator *e;
+	struct sysdev_device *d;
+	size_t n = 0;
+
+	assert_int_equal(sysdev_enumerator_new(ctx, &e), 0);
+	assert_int_equal(sysdev_enumerator_allow_no_subsystem(e, true), 0);
+	assert_int_equal(sysdev_enumerator_scan(e), 0);
+	SYSDEV_FOREACH_DEVICE(e, d)
+	n++;
+	sysdev_enumerator_unref(e);
+	return n;
+}
+
+/*
+ * A resync queues what changed since the devices the monitor knows: gone
+ * (children first), new (parents first), driver bound or unbound, each
+ * synthesized; then the monitor knows what exists.
+ */
+static void test_resync(void **state)
+{
+	const char *root = *state;
+	struct sysdev_device *ev;
+	struct sysdev *ctx;
+	struct sysdev_monitor *m = detached(&ctx, root);
+	char path[4096];
+	size_t n = count_devices(ctx);
+
+	/* from nothing known: every device is new */
+	assert_int_equal(sysdev_monitor_resync(m), (int)n);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(sysdev_monitor_receive(m, &ev), 0);
+		sysdev_device_unref(ev);
+	}
+	assert_int_equal(sysdev_monitor_resync(m), 0);
+	assert_int_equal(monitor_known(m)->n, n);
+	/* the LED goes, a new LED comes, sda's driver is bound, the client's unbound */
+	snprintf(path, sizeof(path), "rm -rf '%s%s'", root, LED);
+	assert_int_equal(system(path), 0);
+	tree_device(root, CLIENT "/leds/new:led", "class:leds", NULL, "");
+	tree_device(root, CLIENT "/leds/new:led/sub", "class:leds", NULL, "");
+	tree_link(root, CLIENT "/block/sda/driver", "../../../../../../../bus/scsi/drivers/sd");
+	tree_dir(root, "bus/scsi/drivers/sd/");
+	snprintf(path, sizeof(path), "%s%s/driver", root, CLIENT);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(sysdev_monitor_resync(m), 5);
+	expect_event(m, "remove", LED, CLIENT, "leds", 1);
+	expect_event(m, "unbind", CLIENT, "/devices/platform/omap_i2c.2/i2c-2", NULL, 1);
+	expect_event(m, "bind", CLIENT "/block/sda", CLIENT, "block", 1);
+	expect_event(m, "add", CLIENT "/leds/new:led", CLIENT, "leds", 1);
+	expect_event(m, "add", CLIENT "/leds/new:led/sub", CLIENT "/leds/new:led", NULL, 1);
+	assert_int_equal(monitor_known(m)->n, n + 1);
+	assert_int_equal(count_devices(ctx), n + 1);
+	sysdev_monitor_unref(m);
+	/* filters apply to what a resync makes: sda and sda1 only, then no LED gone */
+	assert_int_equal(monitor_new_detached(ctx, &m), 0);
+	assert_int_equal(sysdev_monitor_add_match_subsystem_devtype(m, "block", NULL), 0);
+	assert_int_equal(sysdev_monitor_resync(m), 2);
+	expect_event(m, "add", CLIENT "/block/sda", CLIENT, "block", 1);
+	expect_event(m, "add", CLIENT "/block/sda/sda1", CLIENT "/block/sda", NULL, 1);
+	snprintf(path, sizeof(path), "rm -rf '%s%s/leds/new:led'", root, CLIENT);
+	assert_int_equal(system(path), 0);
+	assert_int_equal(sysdev_monitor_resync(m), 0);
+	assert_int_equal(monitor_known(m)->n, n - 1);
+	sysdev_monitor_unref(m);
+	sysdev_unref(ctx);
+}
+
 #include "unit-main.h"
 
 int main(int argc, char **argv)
@@ -161,6 +495,12 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_add),
 	    cmocka_unit_test(test_remove_and_module),
 	    cmocka_unit_test(test_null),
+	    cmocka_unit_test_setup_teardown(test_filter_subsystem_devtype, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_filter_tag, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_filter_property, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_gap_and_malformed, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_place_of_gone_devices, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_resync, setup, teardown),
 	};
 
 	return UNIT_MAIN(tests, setup, teardown);

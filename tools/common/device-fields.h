@@ -36,11 +36,7 @@ static inline const char *dev_udev_property(struct sysdev_device *dev, const cha
 /* The parent device's devpath, or NULL. */
 static inline const char *dev_parent_devpath(struct sysdev_device *dev)
 {
-	struct sysdev_device *parent;
-
-	return dev && sysdev_device_get_parent(dev, &parent) >= 0
-		   ? dev_str(parent, sysdev_device_get_devpath)
-		   : NULL;
+	return dev_str(dev, sysdev_device_get_parent_devpath);
 }
 
 /* "MAJOR:MINOR" in @buf, or NULL when the device has no number. */

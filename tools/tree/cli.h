@@ -47,6 +47,9 @@ struct options {
 	bool stats;
 	bool check_udev;
 	bool watch;
+	bool watch_properties; /* --watch --properties */
+	bool udev;	       /* --watch --udev: udevd's events */
+	size_t receive_buffer; /* --receive-buffer, 0: the library's default */
 	const char *parents;
 	const char *explain;
 	const char *properties; /* --properties DEVICE */

@@ -2,10 +2,14 @@
 /*
  * --watch: one line per kernel uevent as it happens, flushed, until SIGINT
  * or SIGTERM (exit 0), as `udevadm monitor --kernel` but with each device's
- * kind, parent and class directory.  With --json, JSON lines.
+ * kind, parent and class directory.  With --json, JSON lines.  A loss is
+ * never fatal: one line says it, a resync prints what changed meanwhile
+ * (marked as synthesized), and the watch goes on; the closing summary on
+ * stderr counts what was heard, dropped and lost.
  */
 #include <errno.h>
 #include <fnmatch.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -22,95 +26,133 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-/*
- * What each device was when last seen, for its remove event: by then its
- * directory is gone, and the remove line says what the add line said.
- */
-struct seen {
-	struct seen_device {
-		char *path;
-		int kind;
-		char *parent, *class_dir; /* NULL: none */
-	} * v;
-	size_t n, cap;
+struct watch_counts {
+	uint64_t heard, synthesized, lost, losses_unknown;
 };
 
-static int seen_find(const struct seen *s, const char *p)
+static void print_properties_json(struct jw *w, struct sysdev_device *ev)
 {
-	for (size_t i = s->n; i-- > 0;)
-		if (strcmp(s->v[i].path, p) == 0)
-			return (int)i;
-	return -1;
+	const char *k, *v;
+
+	jw_key(w, "properties");
+	jw_begin_object(w);
+	for (size_t i = 0; sysdev_device_get_property_at(ev, i, &k, &v) >= 0; i++)
+		jw_member_string(w, k, v);
+	jw_end_object(w);
 }
 
-static void seen_note(struct seen *s, const char *p, int kind, const char *parent,
-		      const char *class_dir)
+/* as udevadm monitor -p: KEY=VALUE lines after the event's line, then a blank line */
+static void print_properties_text(struct sysdev_device *ev)
 {
-	int i = seen_find(s, p);
-	struct seen_device *d;
+	const char *k, *v;
 
-	if (i < 0) {
-		/* a device we cannot remember is reported with a null kind at its removal */
-		if (GROW(s->v, s->cap, s->n + 1) < 0)
-			return;
-		d = &s->v[s->n];
-		memset(d, 0, sizeof(*d));
-		d->path = strdup(p);
-		if (!d->path)
-			return;
-		s->n++;
-	} else {
-		d = &s->v[i];
+	for (size_t i = 0; sysdev_device_get_property_at(ev, i, &k, &v) >= 0; i++) {
+		fput_text(stdout, k);
+		fputc('=', stdout);
+		fput_text(stdout, v);
+		fputc('\n', stdout);
 	}
-	d->kind = kind;
-	free(d->parent);
-	free(d->class_dir);
-	d->parent = parent ? strdup(parent) : NULL;
-	d->class_dir = class_dir ? strdup(class_dir) : NULL;
+	fputc('\n', stdout);
 }
 
-/* @gone: for a remove event, what the device was when last seen (or NULL) */
-static void print_event(const struct options *o, struct sysdev_device *ev, int kind,
-			const struct seen_device *gone)
+static void print_event(const struct options *o, struct sysdev_device *ev)
 {
-	const char *kinds = kind >= 0 ? sysdev_kind_to_string(kind) : NULL;
-	const char *parent = gone ? gone->parent : dev_parent_devpath(ev);
-	const char *cd = gone ? gone->class_dir : dev_str(ev, sysdev_device_get_class_dir);
+	enum sysdev_kind known;
+	const char *kinds =
+	    sysdev_device_get_kind(ev, &known) >= 0 ? sysdev_kind_to_string(known) : NULL;
+	const char *parent = dev_parent_devpath(ev);
+	const char *cd = dev_str(ev, sysdev_device_get_class_dir);
+	bool synthesized = sysdev_device_get_is_synthesized(ev) > 0;
 	uint64_t seqnum = 0;
+	bool has_seqnum = sysdev_device_get_seqnum(ev, &seqnum) >= 0;
 
-	(void)sysdev_device_get_seqnum(ev, &seqnum);
 	if (o->json) {
 		struct jw w;
 
 		jw_init(&w, stdout);
 		jw_begin_object(&w);
-		jw_member_uint(&w, "seqnum", seqnum);
+		jw_key(&w, "seqnum");
+		if (has_seqnum)
+			jw_uint(&w, seqnum);
+		else
+			jw_null(&w);
 		jw_member_string(&w, "action", dev_str(ev, sysdev_device_get_action));
 		jw_member_string(&w, "devpath", dev_str(ev, sysdev_device_get_devpath));
 		jw_member_string(&w, "kind", kinds);
 		jw_member_string(&w, "subsystem", dev_str(ev, sysdev_device_get_subsystem));
 		jw_member_string(&w, "parent", parent);
 		jw_member_string(&w, "class_dir", cd);
+		jw_key(&w, "synthesized");
+		jw_bool(&w, synthesized);
+		if (o->watch_properties)
+			print_properties_json(&w, ev);
 		jw_end_object(&w);
 		fputc('\n', stdout);
 		jw_done(&w);
-	} else {
-		printf("%llu ", (unsigned long long)seqnum);
-		fput_text(stdout, dev_str(ev, sysdev_device_get_action));
-		fputc(' ', stdout);
-		fput_text(stdout, dev_str(ev, sysdev_device_get_devpath));
-		printf(" %s ", kinds ? kinds : "-");
-		fput_text(stdout, dev_str(ev, sysdev_device_get_subsystem) ?: "-");
-		if (parent) {
-			fputs(" parent=", stdout);
-			fput_text(stdout, parent);
-		}
-		if (cd) {
-			fputs(" class_dir=", stdout);
-			fput_text(stdout, cd);
-		}
-		fputc('\n', stdout);
+		return;
 	}
+	if (has_seqnum)
+		printf("%" PRIu64 " ", seqnum);
+	else
+		fputs("- ", stdout);
+	fput_text(stdout, dev_str(ev, sysdev_device_get_action));
+	fputc(' ', stdout);
+	fput_text(stdout, dev_str(ev, sysdev_device_get_devpath));
+	printf(" %s ", kinds ? kinds : "-");
+	fput_text(stdout, dev_str(ev, sysdev_device_get_subsystem) ?: "-");
+	if (parent) {
+		fputs(" parent=", stdout);
+		fput_text(stdout, parent);
+	}
+	if (cd) {
+		fputs(" class_dir=", stdout);
+		fput_text(stdout, cd);
+	}
+	if (synthesized)
+		fputs(" synthesized", stdout);
+	fputc('\n', stdout);
+	if (o->watch_properties)
+		print_properties_text(ev);
+}
+
+/* "lost COUNT FIRST..LAST EVIDENCE", "-" where unknown; JSON: null */
+static void print_loss(const struct options *o, struct sysdev_device *ev, struct watch_counts *c)
+{
+	uint64_t count = 0, first = 0, last = 0;
+	bool has_count = sysdev_device_get_lost_count(ev, &count) >= 0;
+	bool has_first = sysdev_device_get_lost_first(ev, &first) >= 0;
+	bool has_last = sysdev_device_get_lost_last(ev, &last) >= 0;
+	const char *evidence = dev_str(ev, sysdev_device_get_lost_evidence);
+
+	if (has_count)
+		c->lost += count;
+	else
+		c->losses_unknown++;
+	if (o->json) {
+		struct jw w;
+
+		jw_init(&w, stdout);
+		jw_begin_object(&w);
+		jw_member_string(&w, "action", "lost");
+		jw_key(&w, "count");
+		has_count ? jw_uint(&w, count) : jw_null(&w);
+		jw_key(&w, "first");
+		has_first ? jw_uint(&w, first) : jw_null(&w);
+		jw_key(&w, "last");
+		has_last ? jw_uint(&w, last) : jw_null(&w);
+		jw_member_string(&w, "evidence", evidence);
+		jw_end_object(&w);
+		fputc('\n', stdout);
+		jw_done(&w);
+		return;
+	}
+	fputs("lost ", stdout);
+	has_count ? printf("%" PRIu64, count) : fputs("-", stdout);
+	fputc(' ', stdout);
+	has_first ? printf("%" PRIu64, first) : fputs("-", stdout);
+	fputs("..", stdout);
+	has_last ? printf("%" PRIu64, last) : fputs("-", stdout);
+	printf(" %s\n", evidence ? evidence : "-");
 }
 
 static bool glob_any(const char *const *globs, size_t n, const char *s)
@@ -132,7 +174,7 @@ static bool event_selected(const struct options *o, struct sysdev_device *ev)
 	const char *devpath = dev_str(ev, sysdev_device_get_devpath),
 		   *slash = strrchr(devpath, '/');
 
-	if (!glob_any(o->drivers, o->n_drivers, dev_property(ev, "DRIVER")) ||
+	if (!glob_any(o->drivers, o->n_drivers, dev_str(ev, sysdev_device_get_driver)) ||
 	    !glob_any(o->sysnames, o->n_sysnames, slash ? slash + 1 : devpath))
 		return false;
 	for (size_t i = 0; i < o->n_matches; i++) {
@@ -153,22 +195,64 @@ static bool event_selected(const struct options *o, struct sysdev_device *ev)
 	return true;
 }
 
+/* -s SUBSYSTEM[/DEVTYPE] as the monitor's filter */
+static int add_subsystem_filter(struct sysdev_monitor *m, const char *arg)
+{
+	const char *slash = strchr(arg, '/');
+	char *subsystem;
+	int err;
+
+	if (!slash)
+		return sysdev_monitor_add_match_subsystem_devtype(m, arg, NULL);
+	subsystem = strndup(arg, (size_t)(slash - arg));
+	if (!subsystem)
+		return -ENOMEM;
+	err = sysdev_monitor_add_match_subsystem_devtype(m, subsystem, slash + 1);
+	free(subsystem);
+	return err;
+}
+
+static void print_summary(const struct watch_counts *c, unsigned long dropped)
+{
+	char unknown[64] = "";
+
+	if (c->losses_unknown)
+		snprintf(unknown, sizeof(unknown), " (and %" PRIu64 " overflow%s of unknown size)",
+			 c->losses_unknown, c->losses_unknown == 1 ? "" : "s");
+	fprintf(stderr,
+		"%s: --watch: %" PRIu64 " events heard, %" PRIu64
+		" synthesized, %lu dropped, %" PRIu64 " lost%s\n",
+		program_name, c->heard, c->synthesized, dropped, c->lost, unknown);
+}
+
 int cmd_watch(struct sysdev *ctx, const struct options *o)
 {
 	struct sigaction sa = {.sa_handler = on_signal};
+	struct watch_counts counts = {0};
 	struct sysdev_monitor *m;
-	struct seen seen = {0};
+	bool resync = false, skip_poll = true;
 	int err, ret = 0;
 
-	err = sysdev_monitor_new(ctx, &m);
+	err = o->udev ? sysdev_monitor_new_udev(ctx, &m) : sysdev_monitor_new(ctx, &m);
 	if (err < 0) {
-		warnx_("--watch", "cannot listen to the kernel's uevents: %s", error_words(err));
+		warnx_("--watch", "cannot listen to %s: %s",
+		       o->udev ? "udevd's events" : "the kernel's uevents", error_words(err));
 		return EXIT_RUNTIME;
 	}
-	for (size_t i = 0; i < o->n_subsystems; i++) {
-		if (sysdev_monitor_add_match_subsystem_devtype(m, o->subsystems[i], NULL) < 0) {
+	if (o->receive_buffer) {
+		err = sysdev_monitor_set_receive_buffer_size(m, o->receive_buffer);
+		if (err < 0) {
+			warnx_("--receive-buffer", "%s", error_words(err));
 			sysdev_monitor_unref(m);
 			return EXIT_RUNTIME;
+		}
+	}
+	for (size_t i = 0; i < o->n_subsystems; i++) {
+		err = add_subsystem_filter(m, o->subsystems[i]);
+		if (err < 0) {
+			warnx_(o->subsystems[i], "not a subsystem filter: %s", error_words(err));
+			sysdev_monitor_unref(m);
+			return err == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
 		}
 	}
 	/* no SA_RESTART: poll() returns at once with EINTR */
@@ -178,38 +262,29 @@ int cmd_watch(struct sysdev *ctx, const struct options *o)
 		struct pollfd p = {.fd = sysdev_monitor_get_fd(m), .events = POLLIN};
 		struct sysdev_device *ev;
 
-		if (poll(&p, 1, -1) < 0) {
+		/* the first pass receives before waiting: the monitor notes what exists */
+		if (!skip_poll && poll(&p, 1, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			warnx_("--watch", "poll: %s", error_words(-errno));
 			ret = EXIT_RUNTIME;
 			break;
 		}
+		skip_poll = false;
 		while (!stop && (err = sysdev_monitor_receive(m, &ev)) == 0) {
 			const char *action = dev_str(ev, sysdev_device_get_action);
-			const char *devpath = dev_str(ev, sysdev_device_get_devpath);
-			const struct seen_device *gone = NULL;
-			enum sysdev_kind known;
-			int kind = sysdev_device_get_kind(ev, &known) >= 0 ? (int)known : -1, i;
 
-			if (strcmp(action, "remove") == 0) {
-				/* gone: the kind, parent and class directory it had when last
-				 * seen */
-				i = seen_find(&seen, devpath);
-				gone = i >= 0 ? &seen.v[i] : NULL;
-				kind = gone ? gone->kind : -1;
-			} else if (kind == SYSDEV_KIND_DEVICE) {
-				/*
-				 * Only a device is remembered: an event that finds the
-				 * directory without its uevent file (an unbind racing the
-				 * teardown) must not make the device's remove report
-				 * the attribute group it looked like for a moment.
-				 */
-				seen_note(&seen, devpath, kind, dev_parent_devpath(ev),
-					  dev_str(ev, sysdev_device_get_class_dir));
+			if (action && strcmp(action, "lost") == 0) {
+				print_loss(o, ev, &counts);
+				resync = true;
+			} else {
+				if (sysdev_device_get_is_synthesized(ev) > 0)
+					counts.synthesized++;
+				else
+					counts.heard++;
+				if (event_selected(o, ev))
+					print_event(o, ev);
 			}
-			if (event_selected(o, ev))
-				print_event(o, ev, kind, gone);
 			sysdev_device_unref(ev);
 			if (fflush(stdout) != 0) {
 				stop = 1;
@@ -221,13 +296,19 @@ int cmd_watch(struct sysdev *ctx, const struct options *o)
 			ret = EXIT_RUNTIME;
 			break;
 		}
+		/*
+		 * Caught up after a loss: one rescan for however many losses a
+		 * storm made, then what changed, before waiting again.
+		 */
+		if (resync && !stop) {
+			resync = false;
+			err = sysdev_monitor_resync(m);
+			if (err < 0)
+				warnx_("--watch", "resync: %s", error_words(err));
+			skip_poll = true;
+		}
 	}
-	for (size_t i = 0; i < seen.n; i++) {
-		free(seen.v[i].path);
-		free(seen.v[i].parent);
-		free(seen.v[i].class_dir);
-	}
-	free(seen.v);
+	print_summary(&counts, sysdev_monitor_get_dropped(m));
 	sysdev_monitor_unref(m);
 	return ret;
 }

@@ -69,6 +69,8 @@ int main(int argc, char **argv)
 	    {"format", required_argument, NULL, OPT_FORMAT},
 	    {"properties", optional_argument, NULL, OPT_PROPERTIES},
 	    {"export", no_argument, NULL, OPT_EXPORT},
+	    {"udev", no_argument, NULL, OPT_UDEV},
+	    {"receive-buffer", required_argument, NULL, OPT_RECEIVE_BUFFER},
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, 'V'},
 	    {0},
@@ -102,8 +104,9 @@ int main(int argc, char **argv)
 	    [MODE_CHECK_UDEV] = {"--check-udev", GIVEN_ROOT | GIVEN_JSON | GIVEN_ALL, 0,
 				 cmd_check_udev},
 	    [MODE_WATCH] = {"--watch",
-			    GIVEN_JSON | GIVEN_SUBSYSTEM | GIVEN_DRIVER | GIVEN_SYSNAME |
-				GIVEN_MATCH,
+			    GIVEN_ROOT | GIVEN_JSON | GIVEN_SUBSYSTEM | GIVEN_DRIVER |
+				GIVEN_SYSNAME | GIVEN_MATCH | GIVEN_UDEV | GIVEN_PROPERTIES |
+				GIVEN_RECEIVE_BUFFER,
 			    0, cmd_watch},
 	};
 	/*

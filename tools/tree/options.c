@@ -73,7 +73,13 @@ static void usage(FILE *f)
 		"                           --stats: openmetrics (Prometheus) too;\n"
 		"                           --diff: jsonl (one change a line) too\n"
 		"      --check-udev         compare the walk with libudev's enumeration\n"
-		"      --watch              one line per kernel uevent (JSON lines with -J)\n"
+		"      --watch              one line per kernel uevent (JSON lines with -J);\n"
+		"                           a loss is one line, then what changed meanwhile\n"
+		"      --udev               --watch: udevd's events instead of the kernel's\n"
+		"      --properties         --watch: each event's properties too\n"
+		"      --receive-buffer BYTES\n"
+		"                           --watch: the socket's buffer (default 128M)\n"
+		"  --watch filters: -s SUBSYSTEM[/DEVTYPE], --driver, --sysname, --match\n"
 		"\n"
 		"      --root ROOT          the sysfs root (default /sys): a directory holding\n"
 		"                           devices/, a system root holding sys/devices/, or\n"
@@ -144,9 +150,10 @@ static bool warn_ambiguous(const struct option *longopts, const char *arg)
 }
 
 static const char *const given_names[] = {
-    "--root",  "--json",   "--all",	"--attrs", "--power",	 "--depth", "--subsystem",
-    "START",   "--format", "--output",	"--list",  "--raw",	 "--pairs", "--noheadings",
-    "--ascii", "--driver", "--sysname", "--match", "--unlinked", "--export"};
+    "--root",	   "--json",	   "--all",    "--attrs",      "--power",	  "--depth",
+    "--subsystem", "START",	   "--format", "--output",     "--list",	  "--raw",
+    "--pairs",	   "--noheadings", "--ascii",  "--driver",     "--sysname",	  "--match",
+    "--unlinked",  "--export",	   "--udev",   "--properties", "--receive-buffer"};
 
 /* A mode in a message: its option, or "the tree". */
 static const char *mode_name(const struct mode *m)
@@ -165,7 +172,7 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 	struct stat st;
 	int c, modes_given = 0, cur = 1;
 	unsigned given = 0, accepts;
-	bool diff = false;
+	bool diff = false, properties_given = false;
 
 	/* room for every argument in each filter list */
 	lists = calloc(4 * (size_t)argc, sizeof(*lists));
@@ -297,11 +304,35 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 			modes_given++;
 			break;
 		case OPT_PROPERTIES:
+			properties_given = true;
 			o->properties = optarg;
 			if (!optarg)
 				want_arg = &o->properties;
 			m = MODE_PROPERTIES;
 			modes_given++;
+			break;
+		case OPT_RECEIVE_BUFFER: {
+			char *end;
+			unsigned long long v;
+
+			errno = 0;
+			v = optarg[0] >= '0' && optarg[0] <= '9' ? strtoull(optarg, &end, 10) : 0;
+			if (v && *end && !end[1] && strchr("KMG", *end))
+				v <<= *end == 'K' ? 10 : *end == 'M' ? 20 : 30, end++;
+			if (!v || *end || errno || v > (1ull << 30)) {
+				warnx_("--receive-buffer",
+				       "'%s': expected bytes (K, M, G suffixes), "
+				       "1 to 1G",
+				       optarg);
+				return EXIT_USAGE;
+			}
+			o->receive_buffer = (size_t)v;
+			given |= GIVEN_RECEIVE_BUFFER;
+			break;
+		}
+		case OPT_UDEV:
+			o->udev = true;
+			given |= GIVEN_UDEV;
 			break;
 		case OPT_EXPORT:
 			o->export_values = true;
@@ -372,6 +403,15 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 			fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
 			return EXIT_USAGE;
 		}
+	}
+	/* --watch --properties: each event's properties, as udevadm monitor -p */
+	if (o->watch && properties_given && !o->properties) {
+		modes_given--;
+		m = MODE_WATCH;
+		if (want_arg == &o->properties)
+			want_arg = NULL;
+		o->watch_properties = true;
+		given |= GIVEN_PROPERTIES;
 	}
 	if (modes_given > 1) {
 		warnx_(NULL,

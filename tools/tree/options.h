@@ -26,6 +26,8 @@ enum {
 	OPT_UNLINKED,
 	OPT_PROPERTIES,
 	OPT_EXPORT,
+	OPT_UDEV,
+	OPT_RECEIVE_BUFFER,
 };
 
 /* Options that modify a mode; each mode accepts a set of them. */
@@ -50,6 +52,9 @@ enum {
 	GIVEN_MATCH = 1u << 17,
 	GIVEN_UNLINKED = 1u << 18,
 	GIVEN_EXPORT = 1u << 19,
+	GIVEN_UDEV = 1u << 20,
+	GIVEN_PROPERTIES = 1u << 21, /* --properties without DEVICE: --watch's */
+	GIVEN_RECEIVE_BUFFER = 1u << 22,
 };
 #define GIVEN_FILTERS                                                                              \
 	(GIVEN_SUBSYSTEM | GIVEN_DRIVER | GIVEN_SYSNAME | GIVEN_MATCH | GIVEN_UNLINKED)

@@ -697,6 +697,96 @@ module_param_cb(early, &sdt_early_param_ops, NULL, 0644);
 MODULE_PARM_DESC(early,
 		 "at run time: 0 unregisters sdt-lt-early with its requests, 1 adds it");
 
+/*
+ * The storm (the qemu storm test): class devices below sdt-host.0, made and
+ * removed in bursts through the "storm" parameter: N > 0 adds N devices
+ * (sdt-host.0/sdt_storm/stormK, K never reused), N < 0 removes the last |N|
+ * (all there are at most).  One uevent each.  No .owner: the class works
+ * the same on kernels that have dropped that field.
+ */
+static struct class sdtstorm_class = {
+	.name = "sdt_storm",
+};
+
+static DEFINE_MUTEX(sdt_storm_lock);
+static struct device **sdt_storm_devs;
+static unsigned int sdt_storm_n, sdt_storm_cap, sdt_storm_next;
+
+/* Remove the last @n storm devices (all when @n is larger); with sdt_storm_lock. */
+static void sdt_storm_del(unsigned int n)
+{
+	while (n-- && sdt_storm_n)
+		device_unregister(sdt_storm_devs[--sdt_storm_n]);
+}
+
+static int sdt_storm_add(unsigned int n)
+{
+	while (n--) {
+		struct device *dev;
+
+		if (sdt_storm_n == sdt_storm_cap) {
+			unsigned int cap = sdt_storm_cap ? 2 * sdt_storm_cap : 256;
+			struct device **v = krealloc(sdt_storm_devs, cap * sizeof(*v), GFP_KERNEL);
+
+			if (!v)
+				return -ENOMEM;
+			sdt_storm_devs = v;
+			sdt_storm_cap = cap;
+		}
+		dev = device_create(&sdtstorm_class, &sdt_host->dev, 0, NULL, "storm%u",
+				    sdt_storm_next++);
+		if (IS_ERR(dev))
+			return PTR_ERR(dev);
+		sdt_storm_devs[sdt_storm_n++] = dev;
+	}
+	return 0;
+}
+
+static int sdt_storm_param_set(const char *val, const struct kernel_param *kp)
+{
+	int n, ret;
+
+	ret = kstrtoint(val, 0, &n);
+	if (ret)
+		return ret;
+	mutex_lock(&sdt_storm_lock);
+	if (!sdt_host)
+		ret = -EBUSY;
+	else if (n > 0)
+		ret = sdt_storm_add(n);
+	else
+		sdt_storm_del(n == INT_MIN ? UINT_MAX : (unsigned int)-n);
+	mutex_unlock(&sdt_storm_lock);
+	return ret;
+}
+
+static int sdt_storm_param_get(char *buf, const struct kernel_param *kp)
+{
+	unsigned int n;
+
+	mutex_lock(&sdt_storm_lock);
+	n = sdt_storm_n;
+	mutex_unlock(&sdt_storm_lock);
+	return sysfs_emit(buf, "%u\n", n);
+}
+
+static const struct kernel_param_ops sdt_storm_param_ops = {
+	.set = sdt_storm_param_set,
+	.get = sdt_storm_param_get,
+};
+module_param_cb(storm, &sdt_storm_param_ops, NULL, 0644);
+MODULE_PARM_DESC(storm, "at run time: N > 0 adds N storm devices, N < 0 removes |N|");
+
+static void sdt_storm_clear(void)
+{
+	mutex_lock(&sdt_storm_lock);
+	sdt_storm_del(UINT_MAX);
+	kfree(sdt_storm_devs);
+	sdt_storm_devs = NULL;
+	sdt_storm_cap = 0;
+	mutex_unlock(&sdt_storm_lock);
+}
+
 /* Remove whatever sdt_devices_add() created, children before parents. */
 static void sdt_devices_del(void)
 {
@@ -839,9 +929,13 @@ static int __init sdt_testbed_init(void)
 	if (ret)
 		goto err_sdtsys_bus;
 
-	ret = sdt_devices_add();
+	/* not a fault step: the fault test's steps stay those of the seed's topology */
+	ret = class_register(&sdtstorm_class);
 	if (ret)
 		goto err_sdtvirt_bus;
+	ret = sdt_devices_add();
+	if (ret)
+		goto err_storm_class;
 
 	mutex_lock(&sdt_early_lock);
 	sdt_ready = true;
@@ -849,6 +943,8 @@ static int __init sdt_testbed_init(void)
 	pr_info("sdt_testbed: loaded\n");
 	return 0;
 
+err_storm_class:
+	class_unregister(&sdtstorm_class);
 err_sdtvirt_bus:
 	bus_unregister(&sdtvirt_bus_type);
 err_sdtsys_bus:
@@ -875,7 +971,9 @@ static void __exit sdt_testbed_exit(void)
 	mutex_lock(&sdt_early_lock);
 	sdt_ready = false;
 	mutex_unlock(&sdt_early_lock);
+	sdt_storm_clear();
 	sdt_devices_del();
+	class_unregister(&sdtstorm_class);
 	bus_unregister(&sdtvirt_bus_type);
 	bus_unregister(&sdtsys_bus_type);
 	class_unregister(&sdtcoll_class);

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * An LD_PRELOAD shim for the host-side test of --watch's loss handling: the
+ * kernel's uevent socket is made as usual, but what recvmsg() returns on it
+ * comes from the script in $WATCH_SHIM_SCRIPT, one line an item, so that no
+ * uevent is ever generated on the host:
+ *   msg ACTION DEVPATH SEQNUM [KEY=VALUE...]   a message from the kernel
+ *   forged ACTION DEVPATH SEQNUM               the same from a process (pid 1)
+ *   raw TEXT                                    TEXT with '|' for NUL, as the kernel
+ *   enobufs                                     recvmsg() fails with ENOBUFS
+ *   eagain                                      recvmsg() finds nothing pending
+ *   run COMMAND                                 system(COMMAND), then the next item
+ * At the end of the script the process gets SIGINT.
+ */
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <linux/netlink.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+static int uevent_fd = -1;
+static FILE *script;
+
+int socket(int domain, int type, int protocol)
+{
+	static int (*real)(int, int, int);
+	int fd;
+
+	if (!real)
+		real = (int (*)(int, int, int))dlsym(RTLD_NEXT, "socket");
+	fd = real(domain, type, protocol);
+	if (fd >= 0 && domain == AF_NETLINK && protocol == NETLINK_KOBJECT_UEVENT)
+		uevent_fd = fd;
+	return fd;
+}
+
+/* The next item's line, without its newline, or NULL at the end (SIGINT sent). */
+static char *next_line(char *buf, size_t size)
+{
+	if (!script) {
+		const char *path = getenv("WATCH_SHIM_SCRIPT");
+
+		script = path ? fopen(path, "re") : NULL;
+		if (!script)
+			abort();
+	}
+	for (;;) {
+		if (!fgets(buf, (int)size, script)) {
+			raise(SIGINT);
+			return NULL;
+		}
+		buf[strcspn(buf, "\n")] = '\0';
+		if (strncmp(buf, "run ", 4) == 0) {
+			if (system(buf + 4) != 0)
+				abort();
+			continue;
+		}
+		if (buf[0] && buf[0] != '#')
+			return buf;
+	}
+}
+
+int poll(struct pollfd *fds, nfds_t n, int timeout)
+{
+	static int (*real)(struct pollfd *, nfds_t, int);
+
+	if (!real)
+		real = (int (*)(struct pollfd *, nfds_t, int))dlsym(RTLD_NEXT, "poll");
+	for (nfds_t i = 0; i < n; i++)
+		if (fds[i].fd == uevent_fd && uevent_fd >= 0) {
+			fds[i].revents = POLLIN;
+			return 1;
+		}
+	return real(fds, n, timeout);
+}
+
+/* "ACTION@DEVPATH\0ACTION=..\0DEVPATH=..\0SEQNUM=..\0KEY=VALUE.." in @out */
+static size_t make_message(char *line, char *out, size_t size)
+{
+	char *action = strtok(line, " "), *devpath = strtok(NULL, " "), *seqnum = strtok(NULL, " ");
+	size_t len;
+
+	len = (size_t)snprintf(out, size, "%s@%s%cACTION=%s%cDEVPATH=%s%cSEQNUM=%s", action, devpath,
+			       0, action, 0, devpath, 0, seqnum) +
+	      1;
+	for (char *kv = strtok(NULL, " "); kv; kv = strtok(NULL, " "))
+		len += (size_t)snprintf(out + len, size - len, "%s", kv) + 1;
+	return len;
+}
+
+ssize_t recvmsg(int fd, struct msghdr *mh, int flags)
+{
+	static ssize_t (*real)(int, struct msghdr *, int);
+	char line[8192], msg[8192];
+	struct ucred cred = {0};
+	struct cmsghdr *c;
+	size_t len;
+
+	if (!real)
+		real = (ssize_t(*)(int, struct msghdr *, int))dlsym(RTLD_NEXT, "recvmsg");
+	if (fd != uevent_fd || uevent_fd < 0)
+		return real(fd, mh, flags);
+	if (!next_line(line, sizeof(line))) {
+		errno = EAGAIN;
+		return -1;
+	}
+	if (strcmp(line, "enobufs") == 0 || strcmp(line, "eagain") == 0) {
+		errno = line[0] == 'e' && line[1] == 'n' ? ENOBUFS : EAGAIN;
+		return -1;
+	}
+	if (strncmp(line, "msg ", 4) == 0) {
+		len = make_message(line + 4, msg, sizeof(msg));
+	} else if (strncmp(line, "forged ", 7) == 0) {
+		len = make_message(line + 7, msg, sizeof(msg));
+		cred.pid = 1;
+	} else if (strncmp(line, "raw ", 4) == 0) {
+		len = strlen(line + 4);
+		for (size_t i = 0; i < len; i++)
+			msg[i] = line[4 + i] == '|' ? '\0' : line[4 + i];
+	} else {
+		abort();
+	}
+	if (len > mh->msg_iov[0].iov_len)
+		abort();
+	memcpy(mh->msg_iov[0].iov_base, msg, len);
+	if (mh->msg_name) {
+		struct sockaddr_nl *from = mh->msg_name;
+
+		memset(from, 0, sizeof(*from));
+		from->nl_family = AF_NETLINK;
+		mh->msg_namelen = sizeof(*from);
+	}
+	c = CMSG_FIRSTHDR(mh);
+	if (!c)
+		abort();
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_CREDENTIALS;
+	c->cmsg_len = CMSG_LEN(sizeof(cred));
+	memcpy(CMSG_DATA(c), &cred, sizeof(cred));
+	mh->msg_controllen = CMSG_SPACE(sizeof(cred));
+	mh->msg_flags = 0;
+	return (ssize_t)len;
+}
