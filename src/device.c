@@ -1043,6 +1043,13 @@ int device_new_from_message(struct sysdev *ctx, const struct uevent_message *msg
 		_cleanup_free_ char *parent = NULL, *class_dir = NULL, *target = NULL;
 		struct ancestry a;
 
+		/* gone already (a reader behind a storm): one failed open, not a walk */
+		kind = devpath_is_device(ctx, msg->devpath);
+		if (kind <= 0) {
+			if (kind == -ENOMEM)
+				return kind;
+			goto done;
+		}
 		kind = classify_with_ancestry(ctx, msg->devpath, &a);
 		if (kind == -ENOMEM)
 			return kind;
