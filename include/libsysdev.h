@@ -616,12 +616,17 @@ int sysdev_enumerator_add_match_sysattr(struct sysdev_enumerator *enumerator, co
 int sysdev_enumerator_add_match_value(struct sysdev_enumerator *enumerator, const char *key,
 				      const char *glob);
 /* devices with tag @tag in udev's database, found through its index
- * tags/TAG/; several: all must hold.  Since: 1.1 */
+ * tags/TAG/; several: any one, as libudev.  Since: 1.1 */
 int sysdev_enumerator_add_match_tag(struct sysdev_enumerator *enumerator, const char *tag);
 /* libudev's udev_enumerate_add_match_is_initialized(): the devices udev has
  * initialized, and those it gives neither a device node nor a network
  * interface (whether it has seen them or not).  Since: 1.1 */
 int sysdev_enumerator_add_match_is_initialized(struct sysdev_enumerator *enumerator);
+/* @initialized true: only the devices udev has initialized; false: only
+ * those it has not (as udevadm trigger --initialized-match and
+ * --initialized-nomatch); a device whose database file cannot be read
+ * matches neither.  Since: 1.1 */
+int sysdev_enumerator_add_match_initialized(struct sysdev_enumerator *enumerator, bool initialized);
 /* the device at @devpath and every device below it.  Since: 1.0 */
 int sysdev_enumerator_add_match_parent(struct sysdev_enumerator *enumerator, const char *devpath);
 /* Since: 1.0 */

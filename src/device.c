@@ -470,6 +470,7 @@ static int device_new_from_ifindex(struct sysdev *ctx, unsigned ifindex, struct 
 	err = -ENOENT;
 	for (size_t i = 0; i < set.n && err == -ENOENT; i++) {
 		struct sysdev_device *dev;
+		const char *prop;
 		char buf[32], *end = buf;
 		unsigned long v = 0;
 		int r = sysdev_device_new_from_subsystem_sysname(ctx, "net", set.names[i], &dev);
@@ -481,6 +482,10 @@ static int device_new_from_ifindex(struct sysdev *ctx, unsigned ifindex, struct 
 		if (sysdev_device_read_attribute(dev, "ifindex", buf, sizeof(buf)) > 0 &&
 		    buf[0] >= '0' && buf[0] <= '9')
 			v = strtoul(buf, &end, 10);
+		else if (sysdev_device_get_property(dev, "IFINDEX", &prop) >= 0 && prop[0] >= '0' &&
+			 prop[0] <= '9')
+			/* a capture that kept the uevent file but not the attribute's value */
+			v = strtoul(prop, &end, 10);
 		if (end != buf && !*end && v == ifindex) {
 			*out = dev;
 			err = 0;

@@ -33,7 +33,8 @@ struct sysdev_enumerator {
 	unsigned n_ref;
 	struct sysdev *ctx;
 	struct strv subsystems, nomatch_subsystems, sysnames, drivers, devtypes, tags;
-	bool initialized; /* libudev's is_initialized match */
+	bool initialized;	/* libudev's is_initialized match */
+	int strict_initialized; /* 1: initialized only, -1: not initialized only, 0: any */
 	struct kvv properties, sysattrs;
 	struct kvv values;   /* property, or else attribute: all must hold */
 	char *parent;	     /* devpath of the subtree, or NULL */
@@ -216,6 +217,13 @@ _public_ int sysdev_enumerator_add_match_is_initialized(struct sysdev_enumerator
 	CHANGE(e, 0);
 }
 
+_public_ int sysdev_enumerator_add_match_initialized(struct sysdev_enumerator *e, bool initialized)
+{
+	assert_return(e, -EINVAL);
+	e->strict_initialized = initialized ? 1 : -1;
+	CHANGE(e, 0);
+}
+
 _public_ int sysdev_enumerator_add_match_parent(struct sysdev_enumerator *e, const char *devpath)
 {
 	char *p;
@@ -336,10 +344,22 @@ static int device_matches(struct sysdev_enumerator *e, struct sysdev_device *dev
 		return 0;
 	if (e->unlinked && name_set_has(&e->linked, dev->devpath.s))
 		return 0;
-	/* every tag asked for, as libudev requires */
-	for (size_t i = 0; i < e->tags.n; i++)
-		if (sysdev_device_has_tag(dev, e->tags.v[i]) <= 0)
+	/* any tag asked for, as libudev's scan of each tags/TAG/ finds them */
+	if (e->tags.n) {
+		bool any = false;
+
+		for (size_t i = 0; i < e->tags.n && !any; i++)
+			any = sysdev_device_has_tag(dev, e->tags.v[i]) > 0;
+		if (!any)
 			return 0;
+	}
+	if (e->strict_initialized) {
+		bool init = false;
+
+		if (sysdev_device_get_is_initialized(dev, &init) < 0 ||
+		    init != (e->strict_initialized > 0))
+			return 0;
+	}
 	if (e->initialized) {
 		bool init = false;
 		dev_t devnum;
@@ -606,11 +626,13 @@ _public_ int sysdev_enumerator_scan(struct sysdev_enumerator *e)
 			return r;
 	}
 	if (e->tags.n && !e->full_walk) {
-		/* a device must have every tag: the first tag's index names them all */
-		r = scan_tag(e, e->tags.v[0]);
-		if (r < 0) {
-			results_free(e);
-			return r;
+		/* any of the tags: the union of their indexes, each device once */
+		for (size_t i = 0; i < e->tags.n; i++) {
+			r = scan_tag(e, e->tags.v[i]);
+			if (r < 0) {
+				results_free(e);
+				return r;
+			}
 		}
 		sort_unique(e);
 	} else if (e->subsystems.n && !e->full_walk) {

@@ -318,8 +318,10 @@ static int context_data_fd(struct sysdev *ctx)
 static int db_strings(struct sysdev_device *dev)
 {
 	const struct udev_db *db = &dev->db;
-	const char *const *cur = db->has_version ? db->current_tags : db->tags;
-	size_t n_cur = db->has_version ? db->n_current_tags : db->n_tags;
+	/* CURRENT_TAGS is made of the Q: lines alone, as udev makes it (an old
+	 * database without them has every tag current, but no such property) */
+	const char *const *cur = db->current_tags;
+	size_t n_cur = db->n_current_tags;
 	size_t size = 64, o = 0;
 	char *s;
 

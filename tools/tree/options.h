@@ -26,6 +26,10 @@ enum {
 	OPT_UNLINKED,
 	OPT_PROPERTIES,
 	OPT_EXPORT,
+	OPT_UDEV_DB,
+	OPT_TAG,
+	OPT_INITIALIZED_MATCH,
+	OPT_INITIALIZED_NOMATCH,
 };
 
 /* Options that modify a mode; each mode accepts a set of them. */
@@ -50,9 +54,12 @@ enum {
 	GIVEN_MATCH = 1u << 17,
 	GIVEN_UNLINKED = 1u << 18,
 	GIVEN_EXPORT = 1u << 19,
+	GIVEN_TAG = 1u << 20,	      /* --tag */
+	GIVEN_INITIALIZED = 1u << 21, /* --initialized-match, --initialized-nomatch */
 };
 #define GIVEN_FILTERS                                                                              \
-	(GIVEN_SUBSYSTEM | GIVEN_DRIVER | GIVEN_SYSNAME | GIVEN_MATCH | GIVEN_UNLINKED)
+	(GIVEN_SUBSYSTEM | GIVEN_DRIVER | GIVEN_SYSNAME | GIVEN_MATCH | GIVEN_UNLINKED |           \
+	 GIVEN_TAG | GIVEN_INITIALIZED)
 
 /* What the tree (and its --json) accepts. */
 #define TREE_ACCEPTS                                                                               \
