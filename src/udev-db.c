@@ -235,6 +235,9 @@ int udev_db_read_at(struct udev_db *db, int datafd, const char *id)
 		if (r == 0)
 			break;
 		len += (size_t)r;
+		/* a regular file that gave less than asked for is at its end: no read of 0 */
+		if (len < db->cap - 1 && len >= (size_t)st.st_size)
+			break;
 	}
 	if (len > UDEV_DB_FILE_MAX)
 		return -EFBIG;

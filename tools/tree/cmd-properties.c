@@ -191,6 +191,22 @@ static int print_device(struct sysdev *ctx, struct run *r, struct sysdev_device 
 	return ferror(stdout) ? -EPIPE : 0;
 }
 
+struct walk_ctx {
+	struct sysdev *ctx;
+	struct run *r;
+};
+
+static int on_node(struct sysdev_node *node, void *data)
+{
+	struct walk_ctx *w = data;
+	struct sysdev_device *dev;
+
+	/* printed while the walk holds the device's directory open */
+	if (sysdev_node_get_device(node, &dev) < 0)
+		return 0;
+	return print_device(w->ctx, w->r, dev);
+}
+
 /* Every DEVICE given, else every device the filters select (every device without any). */
 static int each_device(struct sysdev *ctx, struct run *r)
 {
@@ -209,6 +225,18 @@ static int each_device(struct sysdev *ctx, struct run *r)
 			}
 			err = print_device(ctx, r, dev);
 			sysdev_device_unref(dev);
+		}
+		return err;
+	}
+	if (!filters_given(o)) {
+		struct walk_ctx w = {ctx, r};
+
+		/* every device: one walk that reads each uevent file as it passes */
+		err = walk_run(ctx, NULL, SYSDEV_WALK_UEVENT, -1, on_node, NULL, &w, NULL);
+		if (err < 0 && err != -ENOMEM && err != -EPIPE) {
+			warnx_(NULL, "cannot walk the tree: %s", error_words(err));
+			r->failed = true;
+			err = 0;
 		}
 		return err;
 	}
