@@ -80,6 +80,23 @@ int sysdev_get_root_fd(const struct sysdev *ctx);
  */
 int sysdev_resolve_path(struct sysdev *ctx, const char *path, char **ret);
 
+/*
+ * udev's database (the directory systemd-udevd keeps in /run/udev), read for
+ * the links, tags, properties and initialization of each device.  At open
+ * the context takes ROOT/run/udev when that directory exists (a captured or
+ * imported tree keeps it there), else the directory run/udev beside the
+ * root (/sys gives /run/udev, a system root R gives R/run/udev); without
+ * either there is none, and every answer comes from sysfs alone.
+ * sysdev_set_udev_db() names another directory, or none with NULL; set it
+ * before devices are looked up (a device reads its file once, on first
+ * use).  Returns 0, or the errno of opening @dir (-ENOENT, -ENOTDIR,
+ * -EACCES), -EINVAL for an empty @dir.
+ * Since: 1.1
+ */
+int sysdev_set_udev_db(struct sysdev *ctx, const char *dir);
+/* The database's directory as found or given, or NULL for none.  Since: 1.1 */
+const char *sysdev_get_udev_db(const struct sysdev *ctx);
+
 /* Whether @name is an entry of S/class or of S/bus (read once at open); false
  * for a NULL argument.  Since: 1.0 */
 bool sysdev_is_class_name(const struct sysdev *ctx, const char *name);
@@ -167,6 +184,16 @@ int sysdev_device_new_from_devnum(struct sysdev *ctx, char type, dev_t devnum,
  * Since: 1.0 */
 int sysdev_device_new_from_subsystem_sysname(struct sysdev *ctx, const char *subsystem,
 					     const char *sysname, struct sysdev_device **ret);
+/* By udev's device id ("b8:0", "c1:3", "n2", "+pci:0000:00:02.0"), as
+ * sd_device_new_from_device_id(); -EINVAL: not a device id.  Since: 1.1 */
+int sysdev_device_new_from_device_id(struct sysdev *ctx, const char *id,
+				     struct sysdev_device **ret);
+/* The network interface of index @ifindex (its S/class/net entry whose
+ * "ifindex" attribute says so); -EINVAL: @ifindex below 1.  Since: 1.1 */
+int sysdev_device_new_from_ifindex(struct sysdev *ctx, int ifindex, struct sysdev_device **ret);
+/* The network interface named @ifname (S/class/net/IFNAME).  Since: 1.1 */
+int sysdev_device_new_from_ifname(struct sysdev *ctx, const char *ifname,
+				  struct sysdev_device **ret);
 /* Since: 1.0 */
 struct sysdev_device *sysdev_device_ref(struct sysdev_device *dev);
 /* Since: 1.0 */
@@ -232,6 +259,55 @@ int sysdev_device_get_property(struct sysdev_device *dev, const char *key, const
  * Since: 1.0
  */
 int sysdev_device_get_udev_property(struct sysdev_device *dev, const char *key, const char **ret);
+/*
+ * Every property as `udevadm info -q property` shows it, one at a time: the
+ * uevent file's (as sysdev_device_get_udev_property() gives them), the keys
+ * udev computes, the database's E: lines (which win over the file's), and
+ * the keys udev makes of the database: USEC_INITIALIZED, DEVLINKS (the links,
+ * separated by spaces), TAGS and CURRENT_TAGS (":a:b:").  Each key once, in
+ * the order of its first appearance.  0, -ENOENT past the end, or the error
+ * of reading the database file (-EFBIG, -EBADFD, -EACCES, ...).
+ * With a database, sysdev_device_get_udev_property() answers from this list.
+ * Since: 1.1
+ */
+int sysdev_device_get_udev_property_at(struct sysdev_device *dev, size_t i, const char **ret_key,
+				       const char **ret_value);
+/*
+ * udev's device id: "bMAJOR:MINOR" (a block device), "cMAJOR:MINOR" (a
+ * character device), "nIFINDEX" (a network interface), "+SUBSYSTEM:SYSNAME"
+ * otherwise, as udev names the device's database file.  -ENOENT: a device
+ * without a subsystem has none.  Since: 1.1
+ */
+int sysdev_device_get_udev_id(struct sysdev_device *dev, const char **ret);
+/*
+ * From udev's database (sysdev_set_udev_db()), read once, on first use.  A
+ * device is initialized when its database file is there, as
+ * udev_device_get_is_initialized() says (without a database, none is).  The
+ * links are paths below /dev ("/dev/disk/by-id/..."), the tags and current
+ * tags names, each sorted bytewise and listed once; a database written before
+ * current tags existed (no V: line) counts every tag as current, as libudev
+ * does.  Each returns 0 and its answer, -ENOENT (past the end; no time, no
+ * priority), or the error of reading the file, which names nothing by itself:
+ * the file is DB/data/ID (sysdev_get_udev_db(), sysdev_device_get_udev_id()):
+ * -EFBIG (more than a megabyte), -EBADFD (not a regular file), -EACCES, ....
+ * A file that is absent means not initialized, never an error.
+ * Since: 1.1
+ */
+int sysdev_device_get_is_initialized(struct sysdev_device *dev, bool *ret);
+/* When udev initialized it, in microseconds of CLOCK_MONOTONIC (I:).  Since: 1.1 */
+int sysdev_device_get_usec_initialized(struct sysdev_device *dev, uint64_t *ret);
+/* Since: 1.1 */
+int sysdev_device_get_devlink_at(struct sysdev_device *dev, size_t i, const char **ret);
+/* The links' priority (L:).  Since: 1.1 */
+int sysdev_device_get_devlink_priority(struct sysdev_device *dev, int *ret);
+/* Since: 1.1 */
+int sysdev_device_get_tag_at(struct sysdev_device *dev, size_t i, const char **ret);
+/* Since: 1.1 */
+int sysdev_device_get_current_tag_at(struct sysdev_device *dev, size_t i, const char **ret);
+/* 1 the device has the tag, 0 not, or the error of reading the file.  Since: 1.1 */
+int sysdev_device_has_tag(struct sysdev_device *dev, const char *tag);
+/* Since: 1.1 */
+int sysdev_device_has_current_tag(struct sysdev_device *dev, const char *tag);
 /* The uevent file's property @i, in the file's order: 0 with *@ret_key and
  * *@ret_value (either may be NULL), -ENOENT past the end.  Since: 1.0 */
 int sysdev_device_get_property_at(struct sysdev_device *dev, size_t i, const char **ret_key,
@@ -284,6 +360,19 @@ ssize_t sysdev_device_read_attribute(struct sysdev_device *dev, const char *name
 #define SYSDEV_DEVICE_FOREACH_PROPERTY(dev, key, value)                                            \
 	for (size_t _sysdev_i_ = 0;                                                                \
 	     sysdev_device_get_property_at((dev), _sysdev_i_, &(key), &(value)) >= 0;              \
+	     _sysdev_i_++)
+/* Every property as udevadm shows it (sysdev_device_get_udev_property_at()). */
+#define SYSDEV_DEVICE_FOREACH_UDEV_PROPERTY(dev, key, value)                                       \
+	for (size_t _sysdev_i_ = 0;                                                                \
+	     sysdev_device_get_udev_property_at((dev), _sysdev_i_, &(key), &(value)) >= 0;         \
+	     _sysdev_i_++)
+/* Every link of @dev below /dev. */
+#define SYSDEV_DEVICE_FOREACH_DEVLINK(dev, link)                                                   \
+	for (size_t _sysdev_i_ = 0; sysdev_device_get_devlink_at((dev), _sysdev_i_, &(link)) >= 0; \
+	     _sysdev_i_++)
+/* Every tag of @dev. */
+#define SYSDEV_DEVICE_FOREACH_TAG(dev, tag)                                                        \
+	for (size_t _sysdev_i_ = 0; sysdev_device_get_tag_at((dev), _sysdev_i_, &(tag)) >= 0;      \
 	     _sysdev_i_++)
 /* Every attribute name of @dev. */
 #define SYSDEV_DEVICE_FOREACH_ATTRIBUTE(dev, name)                                                 \
@@ -518,7 +607,8 @@ int sysdev_enumerator_add_match_driver(struct sysdev_enumerator *enumerator, con
 /* Since: 1.0 */
 int sysdev_enumerator_add_match_devtype(struct sysdev_enumerator *enumerator, const char *devtype);
 /* a property KEY as udev holds it (sysdev_device_get_udev_property(): DEVNAME
- * "/dev/vda", DEVPATH, SUBSYSTEM, DRIVER, MAJOR, MINOR, and every uevent key)
+ * "/dev/vda", DEVPATH, SUBSYSTEM, DRIVER, MAJOR, MINOR, every uevent key, and
+ * with a database its properties too)
  * matching @glob (NULL: any value).  Since: 1.0 */
 int sysdev_enumerator_add_match_property(struct sysdev_enumerator *enumerator, const char *key,
 					 const char *glob);
@@ -531,6 +621,18 @@ int sysdev_enumerator_add_match_sysattr(struct sysdev_enumerator *enumerator, co
  * several: all must hold.  Since: 1.0 */
 int sysdev_enumerator_add_match_value(struct sysdev_enumerator *enumerator, const char *key,
 				      const char *glob);
+/* devices with tag @tag in udev's database, found through its index
+ * tags/TAG/; several: any one, as libudev.  Since: 1.1 */
+int sysdev_enumerator_add_match_tag(struct sysdev_enumerator *enumerator, const char *tag);
+/* libudev's udev_enumerate_add_match_is_initialized(): the devices udev has
+ * initialized, and those it gives neither a device node nor a network
+ * interface (whether it has seen them or not).  Since: 1.1 */
+int sysdev_enumerator_add_match_is_initialized(struct sysdev_enumerator *enumerator);
+/* @initialized true: only the devices udev has initialized; false: only
+ * those it has not (as udevadm trigger --initialized-match and
+ * --initialized-nomatch); a device whose database file cannot be read
+ * matches neither.  Since: 1.1 */
+int sysdev_enumerator_add_match_initialized(struct sysdev_enumerator *enumerator, bool initialized);
 /* the device at @devpath and every device below it.  Since: 1.0 */
 int sysdev_enumerator_add_match_parent(struct sysdev_enumerator *enumerator, const char *devpath);
 /* Since: 1.0 */

@@ -176,11 +176,16 @@ ssize_t attribute_read_at(int dirfd, const char *name, char *buf, size_t size)
 	len = read_link_name(dirfd, name, buf, size);
 	if (len != -EINVAL)
 		return len;
-	fd = attribute_dir_at(dirfd, name, &base);
-	if (fd < 0)
-		return fd;
-	len = read_file_at(fd, base, buf, size, true);
-	close(fd);
+	if (!strchr(name, '/')) {
+		/* a file of the directory itself: no descriptor of its own to open */
+		len = read_file_at(dirfd, name, buf, size, true);
+	} else {
+		fd = attribute_dir_at(dirfd, name, &base);
+		if (fd < 0)
+			return fd;
+		len = read_file_at(fd, base, buf, size, true);
+		close(fd);
+	}
 	if (len == -EINVAL)
 		return -EBADFD; /* a directory, FIFO, device node or other link: no attribute file
 				 */

@@ -15,6 +15,11 @@ static void context_free(struct sysdev *ctx)
 {
 	if (ctx->root_fd >= 0)
 		close(ctx->root_fd);
+	if (ctx->udev_db_fd >= 0)
+		close(ctx->udev_db_fd);
+	if (ctx->udev_data_fd >= 0)
+		close(ctx->udev_data_fd);
+	free(ctx->udev_db);
 	name_set_free(&ctx->classes);
 	name_set_free(&ctx->buses);
 	free(ctx->root);
@@ -40,6 +45,7 @@ _public_ int sysdev_new(const char *root, struct sysdev **out)
 		return -ENOMEM;
 	ctx->n_ref = 1;
 	ctx->root_fd = -1;
+	ctx->udev_db_fd = ctx->udev_data_fd = -1;
 	ctx->root = strdup(root);
 	if (!ctx->root)
 		return -ENOMEM;
@@ -95,8 +101,95 @@ _public_ int sysdev_new(const char *root, struct sysdev **out)
 	err = name_set_load(ctx->root_fd, "bus", &ctx->buses);
 	if (err < 0 && err != -ENOENT && err != -ENOTDIR)
 		return err;
+	err = context_find_udev_db(ctx);
+	if (err < 0)
+		return err;
 	*out = TAKE_PTR(ctx);
 	return 0;
+}
+
+static void set_udev_db(struct sysdev *ctx, int fd, char *path)
+{
+	if (ctx->udev_db_fd >= 0)
+		close(ctx->udev_db_fd);
+	if (ctx->udev_data_fd >= 0)
+		close(ctx->udev_data_fd);
+	free(ctx->udev_db);
+	ctx->udev_db_fd = fd;
+	ctx->udev_data_fd = -1;
+	ctx->udev_db = path;
+}
+
+/*
+ * S/run/udev (a captured or imported tree keeps its database there), else
+ * S/../run/udev: /sys gives /run/udev, a system root R gives R/run/udev.
+ * Neither: no database, and every answer is sysfs's alone.
+ */
+int context_find_udev_db(struct sysdev *ctx)
+{
+	char *path;
+	int fd;
+
+	fd = open_below(ctx->root_fd, "run/udev", NULL);
+	if (fd >= 0) {
+		if (asprintf(&path, "%s/run/udev", strcmp(ctx->root, "/") ? ctx->root : "") < 0) {
+			close(fd);
+			return -ENOMEM;
+		}
+		set_udev_db(ctx, fd, path);
+		return 0;
+	}
+	fd = openat(ctx->root_fd, "../run/udev", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		const char *slash = strrchr(ctx->root, '/');
+		const char *last = slash ? slash + 1 : ctx->root;
+		int r;
+
+		/* "/sys" -> "/run/udev", "/x/sys" -> "/x/run/udev"; "." or ".." kept as given */
+		if (!slash)
+			r = asprintf(&path, "%s",
+				     strcmp(last, "..") ? "run/udev" : "../../run/udev");
+		else if (strcmp(last, ".") && strcmp(last, "..") && *last)
+			r = asprintf(&path, "%.*s/run/udev", (int)(last - ctx->root) - !!slash,
+				     ctx->root);
+		else
+			r = asprintf(&path, "%s/../run/udev", ctx->root);
+		if (r < 0) {
+			close(fd);
+			return -ENOMEM;
+		}
+		set_udev_db(ctx, fd, path);
+	}
+	return 0;
+}
+
+_public_ int sysdev_set_udev_db(struct sysdev *ctx, const char *dir)
+{
+	char *path;
+	int fd;
+
+	assert_return(ctx, -EINVAL);
+	if (!dir) {
+		set_udev_db(ctx, -1, NULL);
+		return 0;
+	}
+	assert_return(*dir, -EINVAL);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	path = strdup(dir);
+	if (!path) {
+		close(fd);
+		return -ENOMEM;
+	}
+	set_udev_db(ctx, fd, path);
+	return 0;
+}
+
+_public_ const char *sysdev_get_udev_db(const struct sysdev *ctx)
+{
+	assert_return(ctx, NULL);
+	return ctx->udev_db;
 }
 
 _public_ const char *sysdev_get_root(const struct sysdev *ctx)

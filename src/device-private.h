@@ -55,13 +55,48 @@ struct sysdev_device {
 	bool udev_ready;
 	char *udev_devname;		     /* DEVNAME as /dev/NAME */
 	char udev_major[12], udev_minor[12]; /* from the dev attribute */
+	/* udev-db.c: udev's device id and database file, read on first use */
+	bool db_read;
+	int db_error;	 /* why the file could not be read (not its absence), or 0 */
+	bool db_present; /* the file is there: udev initialized the device */
+	struct sbuf udev_id;
+	bool has_udev_id;
+	struct udev_db db;
+	char *db_strings; /* "/dev/LINK" each, DEVLINKS, TAGS, CURRENT_TAGS, USEC_INITIALIZED */
+	const char **devlinks;
+	const char *devlinks_prop, *tags_prop, *current_tags_prop, *usec_prop;
+	/* every property as udevadm info shows it, made on first use */
+	bool props_ready;
+	struct udev_prop *props;	/* in the order of first appearance */
+	struct udev_prop *props_sorted; /* the same, sorted by key */
+	size_t n_props;
 	/* attributes.c, filled on first use */
 	bool listed;
 	struct name_set attrs;
 	struct name_set groups;
 };
 
+struct udev_prop {
+	const char *key, *value;
+	size_t first;
+};
+
 void attributes_free(struct sysdev_device *dev);
+/* udev-db.c: forget the database's part (a device reset or freed) */
+void device_db_free(struct sysdev_device *dev);
+/* udev-db.c: the database's file of @dev read once: 0 or the error of its read */
+int device_db(struct sysdev_device *dev);
+/* udev-db.c: udev's device id of @dev ("b8:0", "n2", "+pci:0000:00:02.0"); -ENOENT: none */
+int device_udev_id(struct sysdev_device *dev, const char **ret);
+/* udev-db.c: a property as udev holds it, the database's included */
+int device_db_property(struct sysdev_device *dev, const char *key, const char **ret);
+/* device.c: the properties udev computes (DEVNAME as a path, MAJOR and MINOR from dev) */
+int device_udev_properties(struct sysdev_device *dev);
+/* device.c: a udev property from the uevent file and the links only (no database) */
+int device_sysfs_udev_property(struct sysdev_device *dev, const char *key, const char **ret);
+/* device.c: the uevent file read (once) */
+int device_uevent(struct sysdev_device *dev);
+int device_links(struct sysdev_device *dev);
 /* The device directory, opened on first use.  A descriptor or a negative errno. */
 int device_fd(struct sysdev_device *dev);
 /* A device with only its devpath, every other field still to be read. */

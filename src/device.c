@@ -95,6 +95,9 @@ static void device_free(struct sysdev_device *dev)
 	sysdev_device_unref(dev->parent);
 	uevent_free(&dev->uevent);
 	attributes_free(dev);
+	device_db_free(dev);
+	udev_db_free(&dev->db);
+	free(dev->udev_id.s);
 	sysdev_unref(dev->ctx);
 	free(dev);
 }
@@ -125,6 +128,7 @@ void device_reset_cache(struct sysdev_device *dev)
 	dev->udev_devname = mfree(dev->udev_devname);
 	dev->udev_major[0] = dev->udev_minor[0] = '\0';
 	attributes_free(dev);
+	device_db_free(dev);
 }
 
 static int set_ancestry(struct sysdev_device *dev, struct ancestry *a)
@@ -281,7 +285,7 @@ static int device_ancestry(struct sysdev_device *dev)
 }
 
 /* Subsystem and driver, read when first asked where the maker did not read them. */
-static int device_links(struct sysdev_device *dev)
+int device_links(struct sysdev_device *dev)
 {
 	_cleanup_free_ char *target = NULL;
 	int fd, err;
@@ -302,7 +306,7 @@ static int device_links(struct sysdev_device *dev)
 	return dev->links_error;
 }
 
-static int device_uevent(struct sysdev_device *dev)
+int device_uevent(struct sysdev_device *dev)
 {
 	int fd, err;
 
@@ -478,6 +482,7 @@ static int device_new_from_ifindex(struct sysdev *ctx, unsigned ifindex, struct 
 	err = -ENOENT;
 	for (size_t i = 0; i < set.n && err == -ENOENT; i++) {
 		struct sysdev_device *dev;
+		const char *prop;
 		char buf[32], *end = buf;
 		unsigned long v = 0;
 		int r = sysdev_device_new_from_subsystem_sysname(ctx, "net", set.names[i], &dev);
@@ -489,6 +494,10 @@ static int device_new_from_ifindex(struct sysdev *ctx, unsigned ifindex, struct 
 		if (sysdev_device_read_attribute(dev, "ifindex", buf, sizeof(buf)) > 0 &&
 		    buf[0] >= '0' && buf[0] <= '9')
 			v = strtoul(buf, &end, 10);
+		else if (sysdev_device_get_property(dev, "IFINDEX", &prop) >= 0 && prop[0] >= '0' &&
+			 prop[0] <= '9')
+			/* a capture that kept the uevent file but not the attribute's value */
+			v = strtoul(prop, &end, 10);
 		if (end != buf && !*end && v == ifindex) {
 			*out = dev;
 			err = 0;
@@ -533,6 +542,79 @@ static int device_new_from_id(struct sysdev *ctx, const struct device_id *id,
 	return err;
 }
 
+/*
+ * A link below /dev (/dev/disk/by-id/...) that is not there (a captured root, or
+ * udevd has not made it): the device whose database file has it as an S: line.
+ */
+static int lookup_devlink(struct sysdev *ctx, const char *node, struct sysdev_device **out)
+{
+	_cleanup_(dir_list_free) struct dir_list l = {0};
+	struct udev_db db = {0};
+	struct device_id id;
+	const char *want = node + 5;
+	int fd, err = -ENOENT;
+
+	if (ctx->udev_db_fd < 0)
+		return -ENOENT;
+	fd = open_dir_at(ctx->udev_db_fd, "data");
+	if (fd < 0)
+		return -ENOENT;
+	if (dir_list_read(&l, fd, 0) < 0) {
+		close(fd);
+		return -ENOENT;
+	}
+	while (*want == '/')
+		want++;
+	for (size_t i = 0; i < l.n && err == -ENOENT; i++) {
+		if (!device_id_parse(l.v[i].name, &id))
+			continue;
+		err = udev_db_read_at(&db, fd, l.v[i].name);
+		if (err == -ENOMEM)
+			break;
+		if (err == 0 && udev_db_has(db.links, db.n_links, want))
+			err = device_new_from_id(ctx, &id, out);
+		else
+			err = -ENOENT;
+	}
+	udev_db_free(&db);
+	close(fd);
+	return err;
+}
+
+_public_ int sysdev_device_new_from_device_id(struct sysdev *ctx, const char *id,
+					      struct sysdev_device **out)
+{
+	struct device_id parsed;
+
+	assert_return(out, -EINVAL);
+	*out = NULL;
+	assert_return(ctx, -EINVAL);
+	assert_return(id, -EINVAL);
+	if (!device_id_parse(id, &parsed))
+		return -EINVAL;
+	return device_new_from_id(ctx, &parsed, out);
+}
+
+_public_ int sysdev_device_new_from_ifindex(struct sysdev *ctx, int ifindex,
+					    struct sysdev_device **out)
+{
+	assert_return(out, -EINVAL);
+	*out = NULL;
+	assert_return(ctx, -EINVAL);
+	assert_return(ifindex > 0, -EINVAL);
+	return device_new_from_ifindex(ctx, (unsigned)ifindex, out);
+}
+
+_public_ int sysdev_device_new_from_ifname(struct sysdev *ctx, const char *ifname,
+					   struct sysdev_device **out)
+{
+	assert_return(out, -EINVAL);
+	*out = NULL;
+	assert_return(ctx, -EINVAL);
+	assert_return(ifname, -EINVAL);
+	return sysdev_device_new_from_subsystem_sysname(ctx, "net", ifname, out);
+}
+
 _public_ int sysdev_device_new(struct sysdev *ctx, const char *spec, struct sysdev_device **out)
 {
 	struct device_id id;
@@ -550,6 +632,8 @@ _public_ int sysdev_device_new(struct sysdev *ctx, const char *spec, struct sysd
 		return device_new_from_id(ctx, &id, out);
 	if (strncmp(spec, "/dev/", 5) == 0 && spec[5]) {
 		err = lookup_devnode(ctx, spec, &devpath);
+		if (err == -ENOENT)
+			return lookup_devlink(ctx, spec, out);
 	} else if (spec[0] == '/') {
 		err = sysdev_resolve_path(ctx, spec, &devpath);
 	} else if ((colon = strchr(spec, ':')) && colon != spec && colon[1]) {
@@ -824,7 +908,7 @@ static void udev_devnum(struct sysdev_device *dev)
 }
 
 /* The keys udev computes where the uevent file does not hold them. */
-static int udev_properties(struct sysdev_device *dev)
+int device_udev_properties(struct sysdev_device *dev)
 {
 	const char *name;
 	int err;
@@ -846,17 +930,13 @@ static int udev_properties(struct sysdev_device *dev)
 	return 0;
 }
 
-_public_ int sysdev_device_get_udev_property(struct sysdev_device *dev, const char *key,
-					     const char **ret)
+int device_sysfs_udev_property(struct sysdev_device *dev, const char *key, const char **ret)
 {
 	const char *v = NULL;
 	int err;
 
-	assert_return(dev, -EINVAL);
-	assert_return(key, -EINVAL);
-	assert_return(ret, -EINVAL);
 	/* an unreadable uevent file leaves the keys udev makes from links and attributes */
-	err = udev_properties(dev);
+	err = device_udev_properties(dev);
 	if (err >= 0)
 		err = device_links(dev);
 	if (err < 0)
@@ -881,6 +961,18 @@ _public_ int sysdev_device_get_udev_property(struct sysdev_device *dev, const ch
 		return -ENOENT;
 	*ret = v;
 	return 0;
+}
+
+_public_ int sysdev_device_get_udev_property(struct sysdev_device *dev, const char *key,
+					     const char **ret)
+{
+	assert_return(dev, -EINVAL);
+	assert_return(key, -EINVAL);
+	assert_return(ret, -EINVAL);
+	/* with a database, the merged view; without, no list to build */
+	if (dev->ctx->udev_db_fd >= 0 && !dev->is_event)
+		return device_db_property(dev, key, ret);
+	return device_sysfs_udev_property(dev, key, ret);
 }
 
 _public_ int sysdev_device_get_action(struct sysdev_device *dev, const char **ret)

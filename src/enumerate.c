@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 
 #include "device-private.h"
 #include "path-util.h"
@@ -31,7 +32,9 @@ struct kvv {
 struct sysdev_enumerator {
 	unsigned n_ref;
 	struct sysdev *ctx;
-	struct strv subsystems, nomatch_subsystems, sysnames, drivers, devtypes;
+	struct strv subsystems, nomatch_subsystems, sysnames, drivers, devtypes, tags;
+	bool initialized;	/* libudev's is_initialized match */
+	int strict_initialized; /* 1: initialized only, -1: not initialized only, 0: any */
 	struct kvv properties, sysattrs;
 	struct kvv values;   /* property, or else attribute: all must hold */
 	char *parent;	     /* devpath of the subtree, or NULL */
@@ -111,6 +114,7 @@ static void enumerator_free(struct sysdev_enumerator *e)
 	strv_free(&e->sysnames);
 	strv_free(&e->drivers);
 	strv_free(&e->devtypes);
+	strv_free(&e->tags);
 	kvv_free(&e->properties);
 	kvv_free(&e->sysattrs);
 	kvv_free(&e->values);
@@ -197,6 +201,27 @@ _public_ int sysdev_enumerator_add_match_value(struct sysdev_enumerator *e, cons
 	assert_return(key && *key, -EINVAL);
 	assert_return(glob, -EINVAL);
 	CHANGE(e, kvv_add(&e->values, key, glob));
+}
+
+_public_ int sysdev_enumerator_add_match_tag(struct sysdev_enumerator *e, const char *tag)
+{
+	assert_return(e, -EINVAL);
+	assert_return(tag && *tag, -EINVAL);
+	CHANGE(e, strv_add(&e->tags, tag));
+}
+
+_public_ int sysdev_enumerator_add_match_is_initialized(struct sysdev_enumerator *e)
+{
+	assert_return(e, -EINVAL);
+	e->initialized = true;
+	CHANGE(e, 0);
+}
+
+_public_ int sysdev_enumerator_add_match_initialized(struct sysdev_enumerator *e, bool initialized)
+{
+	assert_return(e, -EINVAL);
+	e->strict_initialized = initialized ? 1 : -1;
+	CHANGE(e, 0);
 }
 
 _public_ int sysdev_enumerator_add_match_parent(struct sysdev_enumerator *e, const char *devpath)
@@ -319,6 +344,36 @@ static int device_matches(struct sysdev_enumerator *e, struct sysdev_device *dev
 		return 0;
 	if (e->unlinked && name_set_has(&e->linked, dev->devpath.s))
 		return 0;
+	/* any tag asked for, as libudev's scan of each tags/TAG/ finds them */
+	if (e->tags.n) {
+		bool any = false;
+
+		for (size_t i = 0; i < e->tags.n && !any; i++)
+			any = sysdev_device_has_tag(dev, e->tags.v[i]) > 0;
+		if (!any)
+			return 0;
+	}
+	if (e->strict_initialized) {
+		bool init = false;
+
+		if (sysdev_device_get_is_initialized(dev, &init) < 0 ||
+		    init != (e->strict_initialized > 0))
+			return 0;
+	}
+	if (e->initialized) {
+		bool init = false;
+		dev_t devnum;
+		const char *ifindex;
+
+		/* libudev's meaning: initialized, or a device udev gives neither a node
+		 * nor an interface (one it need not have seen) */
+		if (sysdev_device_get_is_initialized(dev, &init) < 0)
+			return 0;
+		if (!init && ((sysdev_device_get_devnum(dev, &devnum) >= 0 && major(devnum) > 0) ||
+			      (sysdev_device_get_property(dev, "IFINDEX", &ifindex) >= 0 &&
+			       atoi(ifindex) > 0)))
+			return 0;
+	}
 	if (e->properties.n) {
 		bool any = false;
 
@@ -386,6 +441,24 @@ static int cmp_dev_walk_order(const void *a, const void *b)
 {
 	return path_cmp_walk_order((*(struct sysdev_device *const *)a)->devpath.s,
 				   (*(struct sysdev_device *const *)b)->devpath.s);
+}
+
+/* The results in the walk's order, each device once (a name both bus and class,
+ * two ids of one device). */
+static void sort_unique(struct sysdev_enumerator *e)
+{
+	size_t o = 1;
+
+	if (e->n < 2)
+		return;
+	qsort(e->devs, e->n, sizeof(*e->devs), cmp_dev_walk_order);
+	for (size_t i = 1; i < e->n; i++) {
+		if (strcmp(e->devs[i]->devpath.s, e->devs[o - 1]->devpath.s) == 0)
+			sysdev_device_unref(e->devs[i]);
+		else
+			e->devs[o++] = e->devs[i];
+	}
+	e->n = o;
 }
 
 /* Add each device that the links of index directory @dir (relative to the root) name. */
@@ -498,6 +571,48 @@ static int load_linked(struct sysdev_enumerator *e)
 	return 0;
 }
 
+/* The devices of tags/TAG/ (the database's index of a tag), each file named by a device id. */
+static int scan_tag(struct sysdev_enumerator *e, const char *tag)
+{
+	struct name_set set;
+	char *dir;
+	int r;
+
+	if (e->ctx->udev_db_fd < 0 || strchr(tag, '/') || !strcmp(tag, ".") || !strcmp(tag, ".."))
+		return 0;
+	if (asprintf(&dir, "tags/%s", tag) < 0)
+		return -ENOMEM;
+	r = name_set_load(e->ctx->udev_db_fd, dir, &set);
+	free(dir);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return 0; /* no device has the tag */
+	for (size_t i = 0; i < set.n && r >= 0; i++) {
+		struct sysdev_device *dev;
+
+		r = sysdev_device_new_from_device_id(e->ctx, set.names[i], &dev);
+		if (r < 0) {
+			r = r == -ENOMEM ? r : 0; /* a stale entry: the device is gone */
+			continue;
+		}
+		if (e->parent && !in_subtree(e->parent, dev->devpath.s)) {
+			sysdev_device_unref(dev);
+			continue;
+		}
+		r = device_matches(e, dev);
+		if (r > 0) {
+			r = result_add(e, dev);
+			if (r < 0)
+				sysdev_device_unref(dev);
+		} else {
+			sysdev_device_unref(dev);
+		}
+	}
+	name_set_free(&set);
+	return r < 0 ? r : 0;
+}
+
 _public_ int sysdev_enumerator_scan(struct sysdev_enumerator *e)
 {
 	unsigned flags = SYSDEV_WALK_ERRORS;
@@ -510,7 +625,17 @@ _public_ int sysdev_enumerator_scan(struct sysdev_enumerator *e)
 		if (r < 0)
 			return r;
 	}
-	if (e->subsystems.n && !e->full_walk) {
+	if (e->tags.n && !e->full_walk) {
+		/* any of the tags: the union of their indexes, each device once */
+		for (size_t i = 0; i < e->tags.n; i++) {
+			r = scan_tag(e, e->tags.v[i]);
+			if (r < 0) {
+				results_free(e);
+				return r;
+			}
+		}
+		sort_unique(e);
+	} else if (e->subsystems.n && !e->full_walk) {
 		/* a name may be a class, a bus, or both: look in each index it has */
 		for (size_t i = 0; i < e->subsystems.n; i++) {
 			const char *s = e->subsystems.v[i];
@@ -535,19 +660,7 @@ _public_ int sysdev_enumerator_scan(struct sysdev_enumerator *e)
 					return r;
 			}
 		}
-		if (e->n > 1) {
-			size_t o = 1;
-
-			qsort(e->devs, e->n, sizeof(*e->devs), cmp_dev_walk_order);
-			/* a device in two indexes (a name both bus and class) is listed once */
-			for (size_t i = 1; i < e->n; i++) {
-				if (strcmp(e->devs[i]->devpath.s, e->devs[o - 1]->devpath.s) == 0)
-					sysdev_device_unref(e->devs[i]);
-				else
-					e->devs[o++] = e->devs[i];
-			}
-			e->n = o;
-		}
+		sort_unique(e);
 	} else {
 		if (e->properties.n || e->devtypes.n || e->values.n)
 			flags |= SYSDEV_WALK_UEVENT;

@@ -57,7 +57,14 @@ struct sysdev {
 	bool sysfs; /* the root is a sysfs mount (kernfs fills getdents fully) */
 	struct name_set classes;
 	struct name_set buses;
+	/* udev's database (udev-db.c): its directory, or -1 and NULL for none */
+	int udev_db_fd;
+	int udev_data_fd; /* its data/, opened on first use, or -1 */
+	char *udev_db;
 };
+
+/* context.c: the database of the root, as found at open (S/run/udev, else S/../run/udev) */
+int context_find_udev_db(struct sysdev *ctx);
 
 /*
  * resolve.c: resolve @path (relative to the root, leading slash) physically,
@@ -87,6 +94,38 @@ const char *uevent_get(const struct uevent *u, const char *key);
 int uevent_copy(struct uevent *dst, const struct uevent *src);
 void uevent_clear(struct uevent *u);
 void uevent_free(struct uevent *u);
+
+/* udev-db.c: one file data/ID of udev's database, as udev writes it */
+#define UDEV_DB_FILE_MAX (1024 * 1024)
+struct udev_db {
+	char *buf; /* the file, lines NUL-terminated */
+	size_t len, cap;
+	const char **links; /* S: (relative to /dev), sorted, each once */
+	size_t n_links, links_cap;
+	const char **tags; /* G:, sorted, each once */
+	size_t n_tags, tags_cap;
+	const char **current_tags; /* Q:, sorted, each once */
+	size_t n_current_tags, current_tags_cap;
+	const char **keys, **values; /* E: in the file's order */
+	size_t n_props, props_cap;
+	bool has_usec; /* I: */
+	uint64_t usec;
+	bool has_version; /* V: */
+	unsigned version;
+	bool has_priority; /* L: */
+	int priority;
+};
+/* Parse @len bytes already in db->buf (which holds @len + 1). 0 or -ENOMEM. */
+int udev_db_parse(struct udev_db *db, size_t len);
+/* Read data file @id of the data directory @datafd: 0, -ENOENT (no such file),
+ * -EFBIG (more than UDEV_DB_FILE_MAX), -EBADFD (not a regular file), an errno. */
+int udev_db_read_at(struct udev_db *db, int datafd, const char *id);
+/* The value of the last E: line of @key, or NULL. */
+const char *udev_db_get(const struct udev_db *db, const char *key);
+/* Whether @tag is in the sorted list @v. */
+bool udev_db_has(const char *const *v, size_t n, const char *tag);
+void udev_db_clear(struct udev_db *db);
+void udev_db_free(struct udev_db *db);
 
 /* uevent-message.c: a kernel uevent from netlink ("add@/devices/...\0KEY=VALUE\0...") */
 #define UEVENT_MESSAGE_MAX 8192 /* the kernel's UEVENT_BUFFER_SIZE is 2048 */

@@ -336,8 +336,7 @@ def hand_tests():
 
         # bad input: one line, the right exit status
         for argv, status, what in (
-                (["--properties"], 2, "no DEVICE"),
-                (["--properties", dev, dev], 2, "two DEVICEs"),
+                (["--properties", dev, "-s", "platform"], 2, "a DEVICE and a filter"),
                 (["--export", dev], 2, "--export without --properties"),
                 (["--properties", dev, "--export", "--json"], 2, "--export with --json"),
                 (["--properties", dev, "--depth", "1"], 2, "--depth with --properties"),
@@ -351,6 +350,30 @@ def hand_tests():
         r = run("--root", tmp, f"--properties={dev}")
         check("hand: --properties=DEVICE", r.returncode == 0 and b"DRIVER=odd" in r.stdout,
               text(r.stderr))
+        # several DEVICEs, a filter, nothing: one block per device, a blank line between
+        one = text(run("--root", tmp, "--properties", dev).stdout)
+        r = run("--root", tmp, "--properties", dev, dev)
+        check("hand: two DEVICEs: two blocks separated by one blank line",
+              r.returncode == 0 and text(r.stdout) == one + "\n" + one, text(r.stderr))
+        r = run("--root", tmp, "--properties", dev, dev, "--json")
+        check("hand: two DEVICEs with --json: an array of the two objects",
+              r.returncode == 0 and json.loads(r.stdout) == [json.loads(
+                  run("--root", tmp, "--properties", dev, "--json").stdout)] * 2, r.stdout)
+        r = run("--root", tmp, "--properties", "--sysname", "odd")
+        check("hand: a filter instead of DEVICE: the block of the device it selects",
+              r.returncode == 0 and text(r.stdout) == one, text(r.stderr))
+        devices = sorted(os.path.relpath(dp, tmp) for dp, _, files in os.walk(tmp + "/devices")
+                         if "uevent" in files and os.path.isfile(os.path.join(dp, "uevent"))
+                         and not os.path.islink(os.path.join(dp, "uevent")))
+        r = run("--root", tmp, "--properties")
+        blocks = text(r.stdout).split("\n\n")
+        got = sorted(next(x[len("DEVPATH=/"):] for x in b.splitlines()
+                          if x.startswith("DEVPATH=")) for b in blocks)
+        check("hand: no DEVICE: a block for every directory with a uevent file",
+              r.returncode == 0 and got == devices, (got, devices))
+        r = run("--root", tmp, "--properties", "--sysname", "nothing-has-this")
+        check("hand: a filter that selects nothing: exit 1, nothing printed",
+              r.returncode == 1 and not r.stdout and r.stderr, text(r.stderr))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -37,6 +37,11 @@ struct options {
 	const char **matches; /* KEY=GLOB */
 	size_t n_matches;
 	bool unlinked;
+	/* udev's database: --udev-db DIR|none, --tag (every one), --initialized-(no)match */
+	const char *udev_db;
+	const char **tags;
+	size_t n_tags;
+	int initialized; /* 1 initialized only, -1 not initialized only, 0 any */
 	/* columns and formats */
 	const struct column **cols;
 	size_t n_cols;
@@ -52,8 +57,10 @@ struct options {
 	size_t receive_buffer; /* --receive-buffer, 0: the library's default */
 	const char *parents;
 	const char *explain;
-	const char *properties; /* --properties DEVICE */
-	bool export_values;	/* --export: KEY='VALUE' */
+	const char *properties;	      /* --properties DEVICE (the first of them) */
+	const char **properties_more; /* the other DEVICEs */
+	size_t n_properties_more;
+	bool export_values; /* --export: KEY='VALUE' */
 	const char *set_lt_value;
 	const char *lt_device; /* --set- or --get-latency-tolerance */
 	bool get_lt;

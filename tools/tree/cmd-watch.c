@@ -255,6 +255,15 @@ int cmd_watch(struct sysdev *ctx, const struct options *o)
 			return err == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
 		}
 	}
+	/* udevd's events carry TAGS; the kernel's none (a tag filter then passes nothing) */
+	for (size_t i = 0; i < o->n_tags; i++) {
+		err = sysdev_monitor_add_match_tag(m, o->tags[i]);
+		if (err < 0) {
+			warnx_(o->tags[i], "not a tag filter: %s", error_words(err));
+			sysdev_monitor_unref(m);
+			return err == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+		}
+	}
 	/* no SA_RESTART: poll() returns at once with EINTR */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

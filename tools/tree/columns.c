@@ -158,6 +158,43 @@ static const char *get_module(const struct row *r, char *buf, size_t size)
 	return module;
 }
 
+/* udev's database: the first of @keys the device has as a udev property (lsblk's order) */
+static const char *udev_first(const struct row *r, const char *const *keys)
+{
+	const char *v = NULL;
+
+	for (; !v && *keys; keys++)
+		v = dev_udev_property(r->dev, *keys);
+	return v;
+}
+
+#define UDEV_COLUMN(fn, ...)                                                                       \
+	static const char *fn(const struct row *r, char *buf, size_t size)                         \
+	{                                                                                          \
+		static const char *const keys[] = {__VA_ARGS__, NULL};                             \
+		(void)buf, (void)size;                                                             \
+		return udev_first(r, keys);                                                        \
+	}
+UDEV_COLUMN(get_symlinks, "DEVLINKS")
+UDEV_COLUMN(get_tags, "TAGS")
+UDEV_COLUMN(get_serial, "ID_SCSI_SERIAL", "ID_SERIAL_SHORT", "ID_SERIAL")
+UDEV_COLUMN(get_wwn, "ID_WWN_WITH_EXTENSION", "ID_WWN")
+UDEV_COLUMN(get_id_path, "ID_PATH")
+UDEV_COLUMN(get_fstype, "ID_FS_TYPE")
+UDEV_COLUMN(get_uuid, "ID_FS_UUID")
+UDEV_COLUMN(get_label, "ID_FS_LABEL")
+UDEV_COLUMN(get_partlabel, "ID_PART_ENTRY_NAME")
+
+static const char *get_initialized(const struct row *r, char *buf, size_t size)
+{
+	bool init;
+
+	(void)buf, (void)size;
+	if (!r->dev || sysdev_device_get_is_initialized(r->dev, &init) < 0)
+		return NULL;
+	return init ? "1" : "0";
+}
+
 const struct column columns[] = {
     {"DEVPATH", "devpath", "path below the sysfs root, as udev's DEVPATH", 0, get_devpath},
     {"NAME", "name", "the directory's name (the kernel's sysname)", 0, get_name},
@@ -185,6 +222,19 @@ const struct column columns[] = {
     {"LATENCY_TOLERANCE", "latency_tolerance",
      "power/pm_qos_latency_tolerance_us as it reads: auto, any or microseconds", 0,
      get_latency_tolerance},
+    /* from udev's database (sysdev-tree --udev-db) */
+    {"SYMLINKS", "symlinks", "udev's links below /dev (JSON: an array)", COL_LINKS, get_symlinks},
+    {"TAGS", "tags", "udev's tags, as its TAGS property (:a:b:)", 0, get_tags},
+    {"INITIALIZED", "initialized", "1 when udev has initialized the device, else 0", 0,
+     get_initialized},
+    {"SERIAL", "serial", "ID_SCSI_SERIAL, ID_SERIAL_SHORT or ID_SERIAL, as lsblk reads it", 0,
+     get_serial},
+    {"WWN", "wwn", "ID_WWN_WITH_EXTENSION or ID_WWN", 0, get_wwn},
+    {"ID_PATH", "id_path", "ID_PATH: udev's persistent path of the device", 0, get_id_path},
+    {"FSTYPE", "fstype", "ID_FS_TYPE: the file system (or other content) type", 0, get_fstype},
+    {"UUID", "uuid", "ID_FS_UUID: the file system's UUID", 0, get_uuid},
+    {"LABEL", "label", "ID_FS_LABEL: the file system's label", 0, get_label},
+    {"PARTLABEL", "partlabel", "ID_PART_ENTRY_NAME: the partition's name", 0, get_partlabel},
 };
 const size_t n_columns = sizeof(columns) / sizeof(columns[0]);
 

@@ -47,6 +47,10 @@ int main(int argc, char **argv)
 	    {"sysname", required_argument, NULL, OPT_SYSNAME},
 	    {"match", required_argument, NULL, OPT_MATCH},
 	    {"unlinked", no_argument, NULL, OPT_UNLINKED},
+	    {"tag", required_argument, NULL, OPT_TAG},
+	    {"initialized-match", no_argument, NULL, OPT_INITIALIZED_MATCH},
+	    {"initialized-nomatch", no_argument, NULL, OPT_INITIALIZED_NOMATCH},
+	    {"udev-db", required_argument, NULL, OPT_UDEV_DB},
 	    {"output", required_argument, NULL, 'o'},
 	    {"list-columns", no_argument, NULL, OPT_LIST_COLUMNS},
 	    {"list", no_argument, NULL, 'l'},
@@ -89,7 +93,8 @@ int main(int argc, char **argv)
 	    [MODE_PARENTS] = {"--parents", GIVEN_ROOT | GIVEN_JSON | GIVEN_ATTRS | GIVEN_POWER, 0,
 			      cmd_parents},
 	    [MODE_EXPLAIN] = {"--explain", GIVEN_ROOT | GIVEN_JSON, 0, cmd_explain},
-	    [MODE_PROPERTIES] = {"--properties", GIVEN_ROOT | GIVEN_JSON | GIVEN_EXPORT, 0,
+	    [MODE_PROPERTIES] = {"--properties",
+				 GIVEN_ROOT | GIVEN_JSON | GIVEN_EXPORT | GIVEN_FILTERS, 0,
 				 cmd_properties},
 	    [MODE_STATS] = {"--stats", GIVEN_ROOT | GIVEN_JSON | GIVEN_FORMAT, 0, cmd_stats},
 	    [MODE_OPENMETRICS] = {"--stats", GIVEN_ROOT | GIVEN_JSON | GIVEN_FORMAT, 0,
@@ -152,6 +157,13 @@ int main(int argc, char **argv)
 		const char *root = !o.root ? "/sys" : *o.root ? o.root : "--root ''";
 
 		warn_root(root, err);
+		return EXIT_RUNTIME;
+	}
+	/* --udev-db: the database named, or none */
+	if (o.udev_db &&
+	    (err = sysdev_set_udev_db(ctx, strcmp(o.udev_db, "none") ? o.udev_db : NULL)) < 0) {
+		warnx_(o.udev_db, "cannot open the udev database: %s", error_words(err));
+		sysdev_unref(ctx);
 		return EXIT_RUNTIME;
 	}
 	ret = mode->run(ctx, &o);

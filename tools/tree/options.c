@@ -53,14 +53,20 @@ static void usage(FILE *f)
 		"                           (repeat: every one)\n"
 		"      --unlinked           devices that no S/bus/*/devices or S/class/* entry\n"
 		"                           links to\n"
+		"      --tag TAG            devices udev has tagged TAG (repeat: any one)\n"
+		"      --initialized-match, --initialized-nomatch\n"
+		"                           devices udev has (not) initialized\n"
 		"  The tree shows the selected devices with their ancestors; no device\n"
 		"  selected: nothing printed, exit 1.\n"
 		"\n"
 		"Questions and actions:\n"
 		"      --parents DEVICE     the parent chain of DEVICE up to the root\n"
 		"  -E, --explain DIR        which rule makes DIR the kind it is\n"
-		"      --properties DEVICE  KEY=VALUE lines as udevadm info -q property,\n"
-		"                           with vendor, model and module names\n"
+		"      --properties [DEVICE...]\n"
+		"                           KEY=VALUE lines as udevadm info -q property,\n"
+		"                           with vendor, model and module names; several\n"
+		"                           DEVICEs, filters or none (every device): a block\n"
+		"                           each, a blank line between\n"
 		"      --export             --properties: KEY='VALUE', as udevadm info -x\n"
 		"  -S, --stats              the article's measurements, see sysdev(7)\n"
 		"      --get-latency-tolerance DEVICE\n"
@@ -84,6 +90,8 @@ static void usage(FILE *f)
 		"      --root ROOT          the sysfs root (default /sys): a directory holding\n"
 		"                           devices/, a system root holding sys/devices/, or\n"
 		"                           a .sysfs archive (unpacked privately, then removed)\n"
+		"      --udev-db DIR|none   udev's database (default: S/run/udev, else\n"
+		"                           S/../run/udev, as /run/udev for /sys)\n"
 		"  -h, --help               show this help\n"
 		"  -V, --version            show the version\n"
 		"\n"
@@ -149,11 +157,19 @@ static bool warn_ambiguous(const struct option *longopts, const char *arg)
 	return true;
 }
 
-static const char *const given_names[] = {
-    "--root",	   "--json",	   "--all",    "--attrs",      "--power",	  "--depth",
-    "--subsystem", "START",	   "--format", "--output",     "--list",	  "--raw",
-    "--pairs",	   "--noheadings", "--ascii",  "--driver",     "--sysname",	  "--match",
-    "--unlinked",  "--export",	   "--udev",   "--properties", "--receive-buffer"};
+static const char *const given_names[] = {"--root",	     "--json",
+					  "--all",	     "--attrs",
+					  "--power",	     "--depth",
+					  "--subsystem",     "START",
+					  "--format",	     "--output",
+					  "--list",	     "--raw",
+					  "--pairs",	     "--noheadings",
+					  "--ascii",	     "--driver",
+					  "--sysname",	     "--match",
+					  "--unlinked",	     "--export",
+					  "--tag",	     "--initialized-match",
+					  "--udev",	     "--properties",
+					  "--receive-buffer"};
 
 /* A mode in a message: its option, or "the tree". */
 static const char *mode_name(const struct mode *m)
@@ -175,13 +191,14 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 	bool diff = false, properties_given = false;
 
 	/* room for every argument in each filter list */
-	lists = calloc(4 * (size_t)argc, sizeof(*lists));
+	lists = calloc(5 * (size_t)argc, sizeof(*lists));
 	if (!lists)
 		return EXIT_RUNTIME;
 	o->subsystems = lists;
 	o->drivers = lists + argc;
 	o->sysnames = lists + 2 * argc;
 	o->matches = lists + 3 * argc;
+	o->tags = lists + 4 * argc;
 	/* our own messages: getopt's start with argv[0], a full path when run so */
 	opterr = 0;
 	while ((cur = optind,
@@ -257,6 +274,24 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 			o->matches[o->n_matches++] = optarg;
 			given |= GIVEN_MATCH;
 			break;
+		case OPT_UDEV_DB:
+			o->udev_db = optarg;
+			break;
+		case OPT_TAG:
+			o->tags[o->n_tags++] = optarg;
+			given |= GIVEN_TAG;
+			break;
+		case OPT_INITIALIZED_MATCH:
+		case OPT_INITIALIZED_NOMATCH:
+			if (o->initialized &&
+			    o->initialized != (c == OPT_INITIALIZED_MATCH ? 1 : -1)) {
+				warnx_(NULL, "choose one of --initialized-match and "
+					     "--initialized-nomatch");
+				return EXIT_USAGE;
+			}
+			o->initialized = c == OPT_INITIALIZED_MATCH ? 1 : -1;
+			given |= GIVEN_INITIALIZED;
+			break;
 		case OPT_UNLINKED:
 			o->unlinked = true;
 			given |= GIVEN_UNLINKED;
@@ -305,9 +340,8 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 			break;
 		case OPT_PROPERTIES:
 			properties_given = true;
+			/* DEVICEs follow as the positional arguments; none: the filters' or all */
 			o->properties = optarg;
-			if (!optarg)
-				want_arg = &o->properties;
 			m = MODE_PROPERTIES;
 			modes_given++;
 			break;
@@ -435,6 +469,12 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 		}
 		o->diff_old = argv[optind++];
 		o->diff_new = argv[optind++];
+	} else if (m == MODE_PROPERTIES) {
+		if (!o->properties && optind < argc)
+			o->properties = argv[optind++];
+		o->properties_more = (const char **)argv + optind;
+		o->n_properties_more = (size_t)(argc - optind);
+		optind = argc;
 	} else if (want_arg) {
 		if (optind + 1 != argc) {
 			if (optind == argc)

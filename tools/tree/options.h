@@ -26,6 +26,10 @@ enum {
 	OPT_UNLINKED,
 	OPT_PROPERTIES,
 	OPT_EXPORT,
+	OPT_UDEV_DB,
+	OPT_TAG,
+	OPT_INITIALIZED_MATCH,
+	OPT_INITIALIZED_NOMATCH,
 	OPT_UDEV,
 	OPT_RECEIVE_BUFFER,
 };
@@ -52,12 +56,15 @@ enum {
 	GIVEN_MATCH = 1u << 17,
 	GIVEN_UNLINKED = 1u << 18,
 	GIVEN_EXPORT = 1u << 19,
-	GIVEN_UDEV = 1u << 20,
-	GIVEN_PROPERTIES = 1u << 21, /* --properties without DEVICE: --watch's */
-	GIVEN_RECEIVE_BUFFER = 1u << 22,
+	GIVEN_TAG = 1u << 20,	      /* --tag */
+	GIVEN_INITIALIZED = 1u << 21, /* --initialized-match, --initialized-nomatch */
+	GIVEN_UDEV = 1u << 22,
+	GIVEN_PROPERTIES = 1u << 23, /* --properties without DEVICE: --watch's */
+	GIVEN_RECEIVE_BUFFER = 1u << 24,
 };
 #define GIVEN_FILTERS                                                                              \
-	(GIVEN_SUBSYSTEM | GIVEN_DRIVER | GIVEN_SYSNAME | GIVEN_MATCH | GIVEN_UNLINKED)
+	(GIVEN_SUBSYSTEM | GIVEN_DRIVER | GIVEN_SYSNAME | GIVEN_MATCH | GIVEN_UNLINKED |           \
+	 GIVEN_TAG | GIVEN_INITIALIZED)
 
 /* What the tree (and its --json) accepts. */
 #define TREE_ACCEPTS                                                                               \

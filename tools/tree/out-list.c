@@ -110,7 +110,15 @@ static int on_device(struct sysdev_device *dev, void *data)
 		const struct column *c = o->cols[i];
 		const char *v = c->get(&r, buf, sizeof(buf));
 
-		if (o->json) {
+		if (o->json && (c->flags & COL_LINKS)) {
+			const char *link;
+
+			jw_key(&l->w, c->key);
+			jw_begin_array(&l->w);
+			SYSDEV_DEVICE_FOREACH_DEVLINK(dev, link)
+			jw_string(&l->w, link);
+			jw_end_array(&l->w);
+		} else if (o->json) {
 			jw_member_string(&l->w, c->key, v);
 		} else if (o->list_format == FORMAT_RAW) {
 			if (i)

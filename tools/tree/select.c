@@ -13,7 +13,8 @@
 
 bool filters_given(const struct options *o)
 {
-	return o->n_subsystems || o->n_drivers || o->n_sysnames || o->n_matches || o->unlinked;
+	return o->n_subsystems || o->n_drivers || o->n_sysnames || o->n_matches || o->unlinked ||
+	       o->n_tags || o->initialized;
 }
 
 void warn_none_selected(void)
@@ -59,6 +60,11 @@ int filter_enumerator(struct sysdev *ctx, const struct options *o, const char *s
 	}
 	if (err >= 0 && o->unlinked)
 		err = sysdev_enumerator_add_match_unlinked(e);
+	/* udev's database: every --tag, and whether udev initialized the device */
+	for (size_t i = 0; err >= 0 && i < o->n_tags; i++)
+		err = sysdev_enumerator_add_match_tag(e, o->tags[i]);
+	if (err >= 0 && o->initialized)
+		err = sysdev_enumerator_add_match_initialized(e, o->initialized > 0);
 	if (err >= 0 && start && strcmp(start, "/devices") != 0)
 		err = sysdev_enumerator_add_match_parent(e, start);
 	if (err < 0) {
