@@ -111,7 +111,7 @@ int main(int argc, char **argv)
 	    [MODE_WATCH] = {"--watch",
 			    GIVEN_ROOT | GIVEN_JSON | GIVEN_SUBSYSTEM | GIVEN_DRIVER |
 				GIVEN_SYSNAME | GIVEN_MATCH | GIVEN_UDEV | GIVEN_PROPERTIES |
-				GIVEN_RECEIVE_BUFFER,
+				GIVEN_RECEIVE_BUFFER | GIVEN_TAG,
 			    0, cmd_watch},
 	};
 	/*
