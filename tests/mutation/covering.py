@@ -7,7 +7,7 @@ counters written below a directory of its own (GCOV_PREFIX), so two tests
 can run at once; gcov then says which lines of which source file the test
 executed.  The map (test -> lines) is kept in `cov/map.json`: a test runs
 again under gcov when a file it executed, its own tests/X directory, a
-header, a meson.build or the shared test helpers changed.
+header, the options, the fixtures or the shared test helpers changed.
 
 A mutant on line L of file F then runs, in the mutant's ordinary build:
   - the tests that executed F:L (cheapest first), when gcov has a record for
@@ -25,6 +25,7 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import time
 
@@ -65,7 +66,6 @@ def run_test(t, build, timeout, log, extra_env=None, running=None):
         try:
             return p.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
-            import signal
             os.killpg(p.pid, signal.SIGKILL)
             p.wait()
             lf.write(f"[{t.key}] timeout after {timeout} s\n")
@@ -93,13 +93,13 @@ def files_key(src, files, under):
     return h.hexdigest()
 
 
-# what every test's coverage depends on: the build, the headers, the shared
+# what every test's coverage depends on: the options, the headers, the shared
 # test helpers and fixtures; per test, its own directory and the content of
 # each source file it executed (a file a test does not execute cannot change
 # what it executes: a new call would be in one it does)
-GLOBAL = ("include/", "meson.build", "meson_options.txt", "tests/meson.build", "tests/lib/",
-          "fixtures/", "src/meson.build", "tools/meson.build", "tools/common/meson.build",
-          "tools/tree/meson.build", "tools/fixture/meson.build")
+# (not the meson.build files: a new target does not change what an old test
+# executes; a changed file list or flag changes the files the tests execute)
+GLOBAL = ("include/", "meson_options.txt", "tests/lib/", "fixtures/")
 
 
 def global_key(src, files):
@@ -265,8 +265,10 @@ def build_map(repo_src, scratch, files, excluded, jobs, log, say, running):
         shutil.rmtree(prefix, ignore_errors=True)
         return t, seconds, not passed(rc), lines
 
-    with ThreadPoolExecutor(max_workers=jobs) as ex:
-        for t, seconds, failed, cov_lines in ex.map(one, enumerate(todo)):
+    ex = ThreadPoolExecutor(max_workers=jobs)
+    try:
+        results = ex.map(one, enumerate(todo))
+        for t, seconds, failed, cov_lines in results:
             for f, m in cov_lines.items():
                 data["hashes"][f] = file_hash(repo_src, f, hashes)
                 rec = set(data["recorded"].get(f, ()))
@@ -279,6 +281,16 @@ def build_map(repo_src, scratch, files, excluded, jobs, log, say, running):
             with open(path + ".tmp", "w") as f:
                 json.dump(data, f)
             os.replace(path + ".tmp", path)
+    except KeyboardInterrupt:
+        # interrupted: end the tests that run, start none (the map keeps what is done)
+        ex.shutdown(wait=False, cancel_futures=True)
+        for p in list(running or ()):
+            try:
+                os.killpg(p.pid, signal.SIGTERM)
+            except OSError:
+                pass
+        raise
+    ex.shutdown()
     shutil.rmtree(gdir, ignore_errors=True)
     say(f"coverage map made in {time.time() - t0:.0f} s ({len(todo)} tests run, "
         f"{sum(1 for t in todo if data['tests'][t.key]['failed'])} failed under gcov)")
