@@ -150,7 +150,7 @@ struct sysdev_device;
  * Symbolic links inside the root are resolved ("/sys/class/net/lo" works).
  * Returns 0 and a new reference in *@ret, -ENOENT (nothing there), -ENODEV
  * (exists but is not a device), -EXDEV (a path outside the root), -EINVAL
- * (not a device spec), -ENOMEM.
+ * (not a device spec; a spec longer than 64 KiB is none), -ENOMEM.
  * Since: 1.0
  */
 int sysdev_device_new(struct sysdev *ctx, const char *spec, struct sysdev_device **ret);
