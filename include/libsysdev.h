@@ -255,7 +255,8 @@ int sysdev_device_get_seqnum(struct sysdev_device *dev, uint64_t *ret);
  * "subsystem", "driver"), as a devpath-like path relative to the root when it
  * lies inside the tree, or the raw link text otherwise.  Returns 0 and a
  * malloc'd string in *@ret that the caller frees, -ENOENT (no link of that
- * name), -EINVAL (@name is not one component), or another negative errno.
+ * name), -EINVAL (@name is not one component), -ENODEV when the device's
+ * directory is gone, or another negative errno.
  * Since: 1.0
  */
 int sysdev_device_get_link(struct sysdev_device *dev, const char *name, char **ret);
