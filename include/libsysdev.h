@@ -167,7 +167,7 @@ struct sysdev_device;
  * Symbolic links inside the root are resolved ("/sys/class/net/lo" works).
  * Returns 0 and a new reference in *@ret, -ENOENT (nothing there), -ENODEV
  * (exists but is not a device), -EXDEV (a path outside the root), -EINVAL
- * (not a device spec), -ENOMEM.
+ * (not a device spec; a spec longer than 64 KiB is none), -ENOMEM.
  * Since: 1.0
  */
 int sysdev_device_new(struct sysdev *ctx, const char *spec, struct sysdev_device **ret);
@@ -337,7 +337,8 @@ int sysdev_device_get_seqnum(struct sysdev_device *dev, uint64_t *ret);
  * "subsystem", "driver"), as a devpath-like path relative to the root when it
  * lies inside the tree, or the raw link text otherwise.  Returns 0 and a
  * malloc'd string in *@ret that the caller frees, -ENOENT (no link of that
- * name), -EINVAL (@name is not one component), or another negative errno.
+ * name), -EINVAL (@name is not one component), -ENODEV when the device's
+ * directory is gone, or another negative errno.
  * Since: 1.0
  */
 int sysdev_device_get_link(struct sysdev_device *dev, const char *name, char **ret);

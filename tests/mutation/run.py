@@ -5,7 +5,7 @@ Each mutant of tests/mutation/mutants.txt replaces one text that occurs
 exactly once in one file of src/ or tools/.  For each mutant the harness
 copies the checkout (tracked and untracked files, as they are now) into a
 scratch directory outside the repository, applies the mutant there, builds
-it, and runs the fast suites (every suite but qemu, machines, valgrind, style and
+it, and runs the fast suites (every suite but qemu, machines, valgrind, kunit, style and
 bench) stage by stage, stopping at the first failure.  A mutant is killed
 when a test fails (or times out); it survives when every test passes.
 
@@ -17,7 +17,9 @@ when a test fails (or times out); it survives when every test passes.
   tests/mutation/run.py --check                every mutant's old text occurs once
   tests/mutation/run.py --generate --list      every mechanical mutant (generate.py)
   tests/mutation/run.py --generate --sample 60 --seed 7
-                                               60 of them picked at random
+                                               60 of them picked at random, each
+                                               run against the tests that execute
+                                               its line (covering.py)
 
 The last line of a run is `mutation: K of N killed`.  Exit status: 0 when
 every selected mutant is killed, 1 when one survived or could not be
@@ -37,6 +39,7 @@ import time
 import random
 from concurrent.futures import ThreadPoolExecutor
 
+import covering
 import generate
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -44,7 +47,7 @@ DEFAULT_LIST = os.path.join(HERE, "mutants.txt")
 DEFAULT_EQUIVALENT = os.path.join(HERE, "equivalent.txt")
 # style checks the layout of the source: a mutant is rarely formatted, and a
 # kill for that reason would say nothing about the tests
-EXCLUDED_SUITES = ("qemu", "machines", "valgrind", "bench", "style")
+EXCLUDED_SUITES = ("qemu", "machines", "valgrind", "bench", "style", "kunit")
 # cheap suites first: most mutants die there
 STAGE_ORDER = ("unit", "fuzz", "compare", "reference", "cli", "udev", "hostile", "fixtures")
 # the suite that exercises a file most, tried first for its mutants (every
@@ -226,6 +229,7 @@ class Worker:
         os.makedirs(self.dir, exist_ok=True)
         self.src = sync_tree(repo, self.dir, files)
         self.build = os.path.join(self.dir, "build")
+        self.cov = None  # the coverage map, when the mutants run their covering tests
 
     def setup(self):
         open(self.log, "w").close()
@@ -236,7 +240,7 @@ class Worker:
         return None
 
     def ninja(self):
-        return run(["nice", "ninja", "-C", self.build, "-j", str(self.args.build_jobs)],
+        return run(["nice", "-n", "10", "ninja", "-C", self.build, "-j", str(self.args.build_jobs)],
                    self.log, timeout=1200)
 
     def suites(self):
@@ -259,7 +263,7 @@ class Worker:
             testlog = os.path.join(logdir, "testlog.json")
             if os.path.exists(testlog):
                 os.remove(testlog)
-            rc = run(["nice", "meson", "test", "-C", self.build, "--no-rebuild", "--suite", suite,
+            rc = run(["nice", "-n", "10", "meson", "test", "-C", self.build, "--no-rebuild", "--suite", suite,
                       "--maxfail", "1", "--timeout-multiplier", str(self.args.timeout_multiplier),
                       "--num-processes", str(self.args.test_jobs)],
                      self.log, timeout=self.args.stage_timeout)
@@ -278,6 +282,30 @@ class Worker:
                 failed.append(f"{suite} (stage timeout)")
             return failed or [f"{suite} (meson test exit {rc})"]
         return None
+
+    def run_tests(self, keys):
+        """None if every test of keys passed, else the 'suite/test' that
+        failed: the tests run directly (no meson), test_jobs at once, each
+        with its meson timeout times the multiplier, cheapest first, and
+        stop at the first failure."""
+        if not hasattr(self, "tests"):
+            self.tests = {t.key: t for t in covering.load_tests(self.build, EXCLUDED_SUITES)}
+        todo = [self.tests[k] for k in keys if k in self.tests]
+        failed = []
+        lock = threading.Lock()
+
+        def one(t):
+            if failed or STOP.is_set():
+                return
+            rc = covering.run_test(t, self.build, t.timeout * self.args.timeout_multiplier,
+                                   self.log, running=RUNNING)
+            if not covering.passed(rc):
+                with lock:
+                    failed.append(f"{t.key} ({'timeout' if rc is None else f'exit {rc}'})")
+
+        with ThreadPoolExecutor(max_workers=self.args.test_jobs) as ex:
+            list(ex.map(one, todo))
+        return failed or None
 
     def try_mutant(self, m, stages):
         first = FIRST_SUITE.get(m.file)
@@ -300,7 +328,12 @@ class Worker:
                 if isinstance(m, generate.GenMutant):
                     return "nobuild", None
                 return "error", f"does not build (see {self.log})"
-            failed = self.run_stages(stages)
+            if self.cov is not None:
+                how, keys = self.cov.covering(m.file, m.line_no)
+                m.covered = (how, len([k for k in keys if k not in self.cov.always]))
+                failed = self.run_tests(keys) if keys else None
+            else:
+                failed = self.run_stages(stages)
             if STOP.is_set():
                 return "error", "interrupted"
             if failed:
@@ -347,6 +380,9 @@ def main():
                     "printed)")
     ap.add_argument("--equivalent", default=DEFAULT_EQUIVALENT,
                     help="generated mutants marked equivalent by hand, with reasons")
+    ap.add_argument("--stages", action="store_true",
+                    help="with --generate: run every fast suite, stage by stage, instead of "
+                    "only the tests that execute the mutant's line (the coverage map)")
     ap.add_argument("--scratch", help="scratch directory (default: a new one in $TMPDIR; "
                     "a given one is reused, builds included)")
     ap.add_argument("--jobs", type=int, default=1, help="mutants at once (each its own copy)")
@@ -410,13 +446,40 @@ def main():
             print(f"mutation: baseline: {why}")
             return 2
     stages = workers[0].suites()
-    print(f"mutation: stages {' '.join(stages)}", flush=True)
     t0 = time.time()
+    if args.generate and not args.stages:
+        # the coverage run is the baseline: every test passes on the unmutated tree
+        try:
+            cov = covering.build_map(workers[0].src, scratch, files, EXCLUDED_SUITES,
+                                     args.test_jobs, workers[0].log,
+                                     lambda s: print(f"mutation: {s}", flush=True), RUNNING)
+        except RuntimeError as e:
+            print(f"mutation: {e}")
+            return 2
+        if cov.failed:
+            # failed under gcov: the baseline is the ordinary build
+            failed = workers[0].run_tests(cov.failed)
+            if failed:
+                print(f"mutation: the unmutated tree fails: {', '.join(failed)} "
+                      f"(see {workers[0].log})")
+                return 2
+            cov.always = cov.failed
+            print(f"mutation: {', '.join(cov.failed)}: fail under gcov, pass without: "
+                  "run for every mutant (what they execute is unknown)", flush=True)
+        for w in workers:
+            w.cov = cov
+        print(f"mutation: each mutant runs the tests that execute its line "
+              f"({len(cov.tests)} tests in the map)", flush=True)
+        args.skip_baseline = True
+        baseline_note = "mutation: baseline: the coverage run"
+    else:
+        print(f"mutation: stages {' '.join(stages)}", flush=True)
+        baseline_note = None
     failed = None if args.skip_baseline else workers[0].run_stages(stages)
     if failed:
         print(f"mutation: the unmutated tree fails: {', '.join(failed)} (see {workers[0].log})")
         return 2
-    print("mutation: baseline not run (--skip-baseline)" if args.skip_baseline else
+    print(baseline_note or "mutation: baseline not run (--skip-baseline)" if args.skip_baseline else
           f"mutation: baseline green in {time.time() - t0:.0f} s", flush=True)
 
     results = {}
@@ -439,8 +502,14 @@ def main():
             status, detail = res
             tag = {"killed": "KILLED  ", "survived": "SURVIVED", "error": "ERROR   ",
                    "nobuild": "NOBUILD "}[status]
-            print(f"{tag} {m.id} ({time.time() - t:.0f} s)" + (f": {detail}" if detail else ""),
-                  flush=True)
+            cov_note = ""
+            if getattr(m, "covered", None):
+                how, n = m.covered
+                cov_note = (" [no test executes the line]" if how == covering.NONE else
+                            f" [{n} tests executing the {how}]" if how != "all" else
+                            f" [all {n} tests]")
+            print(f"{tag} {m.id} ({time.time() - t:.0f} s){cov_note}"
+                  + (f": {detail}" if detail else ""), flush=True)
 
     ex = ThreadPoolExecutor(max_workers=len(workers))
     try:
@@ -465,6 +534,8 @@ def main():
         print("survivors (a test is missing, or the mutant is equivalent):")
         for m in survived:
             print(f"  {m.id}  {m.file}: {m.breaks}")
+            if getattr(m, "covered", None) and m.covered[0] == covering.NONE:
+                print("    (no test executes this line)")
             if isinstance(m, generate.GenMutant):
                 with open(os.path.join(repo, m.file), encoding="utf-8",
                           errors="surrogateescape") as f:

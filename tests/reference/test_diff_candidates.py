@@ -5,8 +5,9 @@
 A device that went away from one place and came back at one other place,
 with the same name, subsystem and modalias, is a move.  When it came back
 at two places, no pairing is more right than the other: the diff reports a
-removal and two additions, in both directions.  The answers are written by
-hand.
+removal and two additions, in both directions; three places, the same.  A
+namesake with another modalias is no candidate, wherever it sorts.  The
+answers are written by hand.
 
 Usage: test_diff_candidates.py SYSDEV_TREE
 """
@@ -28,13 +29,16 @@ def tree(root, parents):
     cannot both have the bus's index entry."""
     t = Tree(root)
     t.buses("platform")
-    for p in ("a", "b", "c"):
+    for p in ("a", "b", "c", "d"):
         t.device(f"{P}/{p}", "bus:platform")
     for p in parents:
+        # "b=other": the widget below b has the modalias platform:other
+        p, _, alias = p.partition("=")
+        alias = "platform:" + (alias or "widget")
         rel = f"devices/platform/{p}/widget"
         t.device("/" + rel, subsystem_link=up(rel) + "bus/platform",
-                 uevent="MODALIAS=platform:widget\n")
-        t.file(rel + "/modalias", "platform:widget\n")
+                 uevent=f"MODALIAS={alias}\n")
+        t.file(rel + "/modalias", alias + "\n")
     return root
 
 
@@ -49,6 +53,10 @@ def main():
         one = tree(os.path.join(top, "one"), ["a"])
         moved = tree(os.path.join(top, "moved"), ["b"])
         two = tree(os.path.join(top, "two"), ["b", "c"])
+        three = tree(os.path.join(top, "three"), ["b", "c", "d"])
+        # the same name and subsystem, another modalias: not a candidate; the
+        # one candidate (below c) sorts after it
+        other = tree(os.path.join(top, "other"), ["b=other", "c"])
 
         rc, out, err = diff(cli, one, moved)
         C.check("one candidate: a move, exit 1",
@@ -61,6 +69,27 @@ def main():
         C.check("two candidates in OLD: two removals and an addition, no move",
                 rc == 1 and out == sorted([f"+ {P}/a/widget", f"- {P}/b/widget",
                                            f"- {P}/c/widget"]), "\n".join(out) + err)
+        rc, out, err = diff(cli, one, three)
+        C.check("three candidates in NEW: a removal and three additions, no move",
+                rc == 1 and out == sorted([f"- {P}/a/widget", f"+ {P}/b/widget",
+                                           f"+ {P}/c/widget", f"+ {P}/d/widget"]),
+                "\n".join(out) + err)
+        rc, out, err = diff(cli, three, one)
+        C.check("three candidates in OLD: three removals and an addition, no move",
+                rc == 1 and out == sorted([f"+ {P}/a/widget", f"- {P}/b/widget",
+                                           f"- {P}/c/widget", f"- {P}/d/widget"]),
+                "\n".join(out) + err)
+        rc, out, err = diff(cli, two, three)
+        C.check("b and c on both sides, d added: an addition, no move",
+                rc == 1 and out == [f"+ {P}/d/widget"], "\n".join(out) + err)
+        rc, out, err = diff(cli, one, other)
+        C.check("one candidate beside a namesake of another modalias: a move",
+                rc == 1 and out == sorted([f"> {P}/a/widget -> {P}/c/widget",
+                                           f"+ {P}/b/widget"]), "\n".join(out) + err)
+        rc, out, err = diff(cli, other, one)
+        C.check("the same, the other way",
+                rc == 1 and out == sorted([f"> {P}/c/widget -> {P}/a/widget",
+                                           f"- {P}/b/widget"]), "\n".join(out) + err)
     return C.finish()
 
 

@@ -108,6 +108,37 @@ static void test_forms(void **state)
 	sysdev_unref(ctx);
 }
 
+/* A spec of more than 64 KiB is no device spec (-EINVAL) before anything is looked
+ * up; one of 64 KiB is looked up (a devpath of missing components: -ENOENT). */
+static void test_spec_length(void **state)
+{
+	const char *root = *state;
+	struct sysdev_device *dev = NULL;
+	struct sysdev *ctx;
+	size_t max = 64 * 1024;
+	char *spec = malloc(max + 2);
+
+	assert_non_null(spec);
+	assert_int_equal(sysdev_new(root, &ctx), 0);
+	/* "/devices/nope/xxx...": missing from its second component on */
+	memcpy(spec, "/devices/nope/", 14);
+	memset(spec + 14, 'x', max - 14);
+	spec[max] = 0;
+	assert_int_equal(strlen(spec), max);
+	assert_int_not_equal(sysdev_device_new(ctx, spec, &dev), -EINVAL);
+	assert_null(dev);
+	spec[max] = 'x';
+	spec[max + 1] = 0;
+	assert_int_equal(sysdev_device_new(ctx, spec, &dev), -EINVAL);
+	assert_null(dev);
+	/* the same for the other forms: a SUBSYSTEM:NAME */
+	memcpy(spec, "net:", 4);
+	memset(spec + 4, 'x', max - 4);
+	assert_int_equal(sysdev_device_new(ctx, spec, &dev), -EINVAL);
+	sysdev_unref(ctx);
+	free(spec);
+}
+
 static void test_fields(void **state)
 {
 	const char *name;
@@ -407,6 +438,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_forms),
+	    cmocka_unit_test(test_spec_length),
 	    cmocka_unit_test(test_fields),
 	    cmocka_unit_test(test_unreadable_uevent),
 	    cmocka_unit_test(test_oversized_uevent),

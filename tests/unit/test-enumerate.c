@@ -160,6 +160,31 @@ static void test_keep(void **state)
 	sysdev_unref(ctx);
 }
 
+/* A device of the enumerator whose directory went away: its link is -ENODEV, as its
+ * attributes are, not an error of a directory that was never opened. */
+static void test_gone(void **state)
+{
+	struct sysdev_enumerator *e;
+	struct sysdev_device *dev;
+	struct sysdev *ctx;
+	char from[4096], to[4096];
+	char *target = (char *)"unset";
+
+	assert_int_equal(sysdev_new(*state, &ctx), 0);
+	assert_int_equal(sysdev_enumerator_new(ctx, &e), 0);
+	assert_int_equal(sysdev_enumerator_add_match_sysname(e, "sda1"), 0);
+	assert_int_equal(sysdev_enumerator_scan(e), 0);
+	assert_int_equal(sysdev_enumerator_get_device_at(e, 0, &dev), 0);
+	snprintf(from, sizeof(from), "%s" CLIENT "/block/sda/sda1", (const char *)*state);
+	snprintf(to, sizeof(to), "%s" CLIENT "/block/sda/gone", (const char *)*state);
+	assert_int_equal(rename(from, to), 0);
+	assert_int_equal(sysdev_device_get_link(dev, "subsystem", &target), -ENODEV);
+	assert_null(target);
+	assert_int_equal(rename(to, from), 0);
+	sysdev_enumerator_unref(e);
+	sysdev_unref(ctx);
+}
+
 static void test_null(void **state)
 {
 	struct sysdev_enumerator *e = (struct sysdev_enumerator *)1;
@@ -196,9 +221,8 @@ static void test_null(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_scan_all),
-	    cmocka_unit_test(test_matches),
-	    cmocka_unit_test(test_keep),
+	    cmocka_unit_test(test_scan_all), cmocka_unit_test(test_matches),
+	    cmocka_unit_test(test_keep),     cmocka_unit_test(test_gone),
 	    cmocka_unit_test(test_null),
 	};
 

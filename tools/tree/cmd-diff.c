@@ -247,7 +247,7 @@ static int compare_fields(struct events *ev, const struct dev *a, const struct d
 	return 0;
 }
 
-/* Move candidates: removed (OLD) and added (NEW) devices, by subsystem and name. */
+/* Move candidates: removed (OLD) and added (NEW) devices, by name, subsystem and modalias. */
 struct cand {
 	struct dev *d;
 	bool old;
@@ -265,6 +265,13 @@ static int cmp_cand(const void *pa, const void *pb)
 		return r;
 	if (!a->d->subsystem != !b->d->subsystem)
 		return a->d->subsystem ? 1 : -1;
+	/* the whole key of same_key(): a namesake of another modalias must not
+	 * sort between the candidates of one key and split them */
+	r = strcmp(a->d->modalias ? a->d->modalias : "", b->d->modalias ? b->d->modalias : "");
+	if (r)
+		return r;
+	if (!a->d->modalias != !b->d->modalias)
+		return a->d->modalias ? 1 : -1;
 	if (a->old != b->old)
 		return a->old ? -1 : 1;
 	return strcmp(a->d->devpath, b->d->devpath);
