@@ -119,9 +119,6 @@ int main(int argc, char **argv)
 
 	program_name = "sysdev-tree";
 	guard_std_fds();
-	/* the tree is drawn with ASCII where the locale's charset is not UTF-8 */
-	setlocale(LC_CTYPE, "");
-	o.ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
 	if (stdout_track_errors() < 0)
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	signal(SIGPIPE, SIG_IGN);
@@ -129,6 +126,12 @@ int main(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	mode = &modes[id];
+	/* the tree is drawn with ASCII where the locale's charset is not UTF-8; the
+	 * streamed lists (-r, -P, -J) measure nothing and skip loading a locale */
+	if (id != MODE_LIST || (o.list_format == FORMAT_LIST && !o.json)) {
+		setlocale(LC_CTYPE, "");
+		o.ascii = o.ascii || strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
+	}
 	if (mode->flags & MODE_NO_ROOT)
 		return mode->run(NULL, &o) ?: check_output();
 	raise_fd_limit();

@@ -29,22 +29,21 @@ int filter_enumerator(struct sysdev *ctx, const struct options *o, const char *s
 
 	*ret = NULL;
 	err = sysdev_enumerator_new(ctx, &e);
-	/* a device's subsystem is its link, as the SUBSYSTEM column shows it: walk the
-	 * tree rather than trust the kernel's indexes (S/class/NAME, S/bus/NAME/devices),
-	 * which leave out the roots of buses (devices/virtual/workqueue) */
-	if (err >= 0)
-		err = sysdev_enumerator_set_full_walk(e, true);
 	/* the tree and the lists show every device, with a subsystem link or not */
 	if (err >= 0)
 		err = sysdev_enumerator_allow_no_subsystem(e, true);
 	for (size_t i = 0; err >= 0 && i < o->n_subsystems; i++) {
 		const char *s = o->subsystems[i];
 
-		/* a warning, not an error: another -s may still match */
-		if (!sysdev_is_bus_name(ctx, s) && !sysdev_is_class_name(ctx, s))
+		/* a warning, not an error: another -s may still match, and a link may
+		 * still name it (a hand-made tree): no index lists it, so walk */
+		if (!sysdev_is_bus_name(ctx, s) && !sysdev_is_class_name(ctx, s)) {
 			warnx_(s, "no such subsystem: neither a bus nor a class under %s",
 			       sysdev_get_root(ctx));
-		err = sysdev_enumerator_add_match_subsystem(e, s, true);
+			err = sysdev_enumerator_set_full_walk(e, true);
+		}
+		if (err >= 0)
+			err = sysdev_enumerator_add_match_subsystem(e, s, true);
 	}
 	for (size_t i = 0; err >= 0 && i < o->n_drivers; i++)
 		err = sysdev_enumerator_add_match_driver(e, o->drivers[i]);

@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""sysdev-tree's lists through the kernel's indexes, and more of lsblk's and
+udevadm's dialect (negations, -s NAME/DEVTYPE, ...), each checked against the
+files read here with Python (the live /sys and the committed fixtures,
+unpacked), against strace's count of the work done, or against answers
+written by hand.
+
+usage: test_dialect.py SYSDEV_TREE SYSDEV_FIXTURE FIXTURES_DIR
+"""
+import fnmatch
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import sysdevtest as T  # noqa: E402
+
+TOOL = os.path.abspath(sys.argv[1])
+FIXTURE = os.path.abspath(sys.argv[2])
+FIXTURES = os.path.abspath(sys.argv[3])
+C = T.Checker()
+check = C.check
+
+
+def run(*args, env=None):
+    e = dict(os.environ, NO_COLOR="1", LC_ALL="C.UTF-8")
+    e.update(env or {})
+    return subprocess.run([TOOL, *args], capture_output=True, timeout=300, env=e)
+
+
+def lines(r):
+    return r.stdout.decode("utf-8", "surrogateescape").splitlines()
+
+
+def walk_key(devpath):
+    return os.fsencode(devpath).replace(b"/", b"\0")
+
+
+def link_name(path):
+    try:
+        return os.path.basename(os.readlink(path))
+    except OSError:
+        return None
+
+
+def read_value(path):
+    if os.path.islink(path) or not os.path.isfile(path):
+        return None
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    if data.endswith(b"\n"):
+        data = data[:-1]
+    return data.decode("utf-8", "surrogateescape")
+
+
+class Model:
+    """The devices of a tree, read from the files: a directory under devices/
+    with a regular uevent file; its subsystem and driver links' last
+    components, its uevent properties."""
+
+    def __init__(self, root):
+        self.root = os.path.realpath(root)
+        self.devs = {}
+        for d, subdirs, files in os.walk(os.path.join(self.root, "devices")):
+            subdirs[:] = [s for s in subdirs if not os.path.islink(os.path.join(d, s))]
+            u = os.path.join(d, "uevent")
+            if "uevent" in files and os.path.isfile(u) and not os.path.islink(u):
+                props = {}
+                for ln in (read_value(u) or "").split("\n"):
+                    if "=" in ln:
+                        k, _, v = ln.partition("=")
+                        props[k] = v
+                self.devs[d[len(self.root):]] = {
+                    "subsystem": link_name(d + "/subsystem"),
+                    "driver": link_name(d + "/driver"),
+                    "props": props,
+                }
+        self.order = sorted(self.devs, key=walk_key)
+
+    def select(self, pred):
+        return [p for p in self.order if pred(p, self.devs[p])]
+
+
+def ancestors(paths, top="/devices"):
+    out = set()
+    for p in paths:
+        while True:
+            out.add(p)
+            if p == top or len(p) <= len(top):
+                break
+            p = os.path.dirname(p)
+    return out
+
+
+def json_nodes(r):
+    got = set()
+
+    def collect(n):
+        got.add(n["path"])
+        for ch in n["children"]:
+            collect(ch)
+    for n in json.loads(r.stdout)["nodes"]:
+        collect(n)
+    return got
+
+
+def raw_paths(r):
+    """-r -n -o DEVPATH: the devpaths, \\xHH undone."""
+    return [ln.encode("utf-8", "surrogateescape").decode("unicode_escape").encode(
+        "latin-1").decode("utf-8", "surrogateescape") for ln in lines(r)]
+
+
+def check_selection(label, root, model, args, pred, tree=True):
+    """-r lists, and the tree JSON shows (with ancestors), what pred selects."""
+    want = model.select(pred)
+    r = run("--root", root, "-r", "-n", "-o", "DEVPATH", *args)
+    if not want:
+        return check(f"{label}: {' '.join(args)} selects nothing: exit 1, nothing printed",
+                     r.returncode == 1 and r.stdout == b"", (r.returncode, r.stderr))
+    ok = check(f"{label}: {' '.join(args)} -r lists the {len(want)} devices the files select",
+               r.returncode == 0 and raw_paths(r) == want,
+               "rc %d\ngot  %s\nwant %s" % (r.returncode, raw_paths(r)[:6], want[:6]))
+    if tree:
+        r = run("--root", root, "-J", *args)
+        got = json_nodes(r) if r.returncode == 0 else set()
+        ok &= check(f"{label}: {' '.join(args)} tree JSON: those devices and their ancestors",
+                    got == ancestors(want), sorted(got ^ ancestors(want))[:6])
+    return ok
+
+
+def strace_count(argv, call):
+    """How many times the program makes system call @call (strace -c)."""
+    with tempfile.NamedTemporaryFile(prefix="sysdev-strace.") as f:
+        subprocess.run(["strace", "-f", "-c", "-e", "trace=" + call, "-o", f.name, *argv],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300)
+        for ln in open(f.name).read().splitlines():
+            w = ln.split()
+            if w and w[-1] == call:
+                return int(w[3])
+    return 0
+
+
+# ---- 1. lists with a subsystem filter read the kernel's indexes ----
+
+def indexed(trees):
+    for label, root in trees.items():
+        m = Model(root)
+        subs = sorted({f["subsystem"] for f in m.devs.values() if f["subsystem"]})
+        bad = []
+        for s in subs:
+            want = m.select(lambda p, f: f["subsystem"] == s)
+            r = run("--root", root, "-r", "-n", "-o", "DEVPATH", "-s", s)
+            if r.returncode != 0 or raw_paths(r) != want:
+                bad.append((s, raw_paths(r)[:3], want[:3]))
+        check(f"{label}: -s NAME lists what the subsystem links name, for each of "
+              f"{len(subs)} subsystems", subs and not bad, bad[:5])
+        # a few in tree mode (ancestors kept) and two names at once
+        for s in subs[:3] + subs[-2:]:
+            check_selection(label, root, m, ["-s", s], lambda p, f: f["subsystem"] == s)
+        if len(subs) > 1:
+            two = {subs[0], subs[-1]}
+            check_selection(label, root, m, ["-s", subs[0], "-s", subs[-1]],
+                            lambda p, f: f["subsystem"] in two)
+    # the work: an indexed list lists a few directories, the walk every one
+    if not shutil.which("strace"):
+        return C.fail("strace is installed (the work is counted with it)")
+    full = strace_count([TOOL, "-r", "-n", "-o", "DEVPATH"], "getdents64")
+    for s in ("block", "net"):
+        n = strace_count([TOOL, "-r", "-n", "-o", "DEVPATH", "-s", s], "getdents64")
+        check(f"live: -r -s {s} lists directories through the indexes: {n} getdents64 "
+              f"calls against {full} for the walk", 0 < n <= 12 and full > 5 * n, (n, full))
+        n = strace_count([TOOL, "-s", s], "getdents64")
+        check(f"live: the tree -s {s} walks only the selected devices' ancestors: {n} "
+              f"getdents64 calls against {full}", 0 < n < full // 2, (n, full))
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="sysdev-dialect.")
+    try:
+        trees = {"live": "/sys"}
+        for name in ("qemu-q35", "qemu-pc", "qemu-virt-arm64", "host-firecracker",
+                     "old-system", "edges", "article", "hand-edges"):
+            d = os.path.join(tmp, name)
+            subprocess.run([FIXTURE, "unpack", os.path.join(FIXTURES, name + ".sysfs"), d],
+                           check=True, capture_output=True)
+            trees[name] = d
+        indexed(trees)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    C.finish()
+
+
+if __name__ == "__main__":
+    main()
