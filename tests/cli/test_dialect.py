@@ -180,6 +180,76 @@ def indexed(trees):
               f"getdents64 calls against {full}", 0 < n < full // 2, (n, full))
 
 
+# ---- 2. negations in udevadm's style, -s NAME/DEVTYPE ----
+
+def value_of(root, path, f, key):
+    """--match/--nomatch KEY: the uevent property, else the attribute; None if neither."""
+    if key in f["props"]:
+        return f["props"][key]
+    return read_value(root + path + "/" + key)
+
+
+def negations(trees):
+    for label in ("qemu-q35", "edges", "live"):
+        root = trees[label]
+        m = Model(root)
+        subs = sorted({f["subsystem"] for f in m.devs.values() if f["subsystem"]})
+        drivers = sorted({f["driver"] for f in m.devs.values() if f["driver"]})
+        cases = [
+            (["--subsystem-nomatch", "block"], lambda p, f: f["subsystem"] != "block"),
+            (["--subsystem-nomatch", "block", "--subsystem-nomatch", subs[0]],
+             lambda p, f: f["subsystem"] not in ("block", subs[0])),
+            (["--sysname-nomatch", "*[0-9]"],
+             lambda p, f: not fnmatch.fnmatchcase(os.path.basename(p), "*[0-9]")),
+            (["--driver-nomatch", drivers[0][:3] + "*"],
+             lambda p, f: not (f["driver"] and fnmatch.fnmatchcase(f["driver"],
+                                                                   drivers[0][:3] + "*"))),
+            (["--nomatch", "DEVTYPE=disk"], lambda p, f: f["props"].get("DEVTYPE") != "disk"),
+            (["--nomatch", "removable=0"],
+             lambda p, f: value_of(m.root, p, f, "removable") != "0"),
+            (["-s", "block", "--nomatch", "DEVTYPE=partition"],
+             lambda p, f: f["subsystem"] == "block" and
+             f["props"].get("DEVTYPE") != "partition"),
+            (["-s", "block/disk"],
+             lambda p, f: f["subsystem"] == "block" and f["props"].get("DEVTYPE") == "disk"),
+            (["-s", "block/partition", "-s", "net"],
+             lambda p, f: f["subsystem"] == "net" or
+             (f["subsystem"] == "block" and f["props"].get("DEVTYPE") == "partition")),
+            (["-s", "net/wlan"], lambda p, f: f["subsystem"] == "net" and
+             f["props"].get("DEVTYPE") == "wlan"),
+            (["--driver", "*", "--driver-nomatch", "pcieport"],
+             lambda p, f: f["driver"] is not None and f["driver"] != "pcieport"),
+        ]
+        for args, pred in cases:
+            check_selection(label, root, m, args, pred, tree=label != "live")
+    # by hand: a block device without DEVTYPE passes -s block, never -s block/disk;
+    # a device without a driver is kept by --driver-nomatch
+    with tempfile.TemporaryDirectory(prefix="sysdev-dialect-hand.") as d:
+        t = T.Tree(d)
+        t.classes("block", "net")
+        t.device("devices/virtual/block/plain", "class:block", None, "MAJOR=7\nMINOR=9\n")
+        t.device("devices/virtual/block/disk0", "class:block", None,
+                 "MAJOR=7\nMINOR=8\nDEVTYPE=disk\n")
+        for args, want in (
+                (["-s", "block"], ["disk0", "plain"]),
+                (["-s", "block/disk"], ["disk0"]),
+                (["-s", "block/"], []),
+                (["--nomatch", "DEVTYPE=*"], ["plain"]),
+                (["--subsystem-nomatch", "net", "--driver-nomatch", "*"], ["disk0", "plain"]),
+                (["--sysname-nomatch", "d*"], ["plain"]),
+                (["--nomatch", "nosuchattr=*"], ["disk0", "plain"])):
+            r = run("--root", d, "-r", "-n", "-o", "NAME", *args)
+            check(f"hand: {' '.join(args)} keeps {want or 'nothing'}",
+                  lines(r) == want and r.returncode == (0 if want else 1),
+                  (r.returncode, lines(r), r.stderr))
+    r = run("--root", "/sys", "-r", "--nomatch", "novalue")
+    check("--nomatch without KEY=: exit 2, one line naming it",
+          r.returncode == 2 and b"--nomatch" in r.stderr and r.stderr.count(b"\n") == 1,
+          r.stderr)
+    r = run("--parents", "--subsystem-nomatch", "net", "/devices")
+    check("a negation with a mode that takes no filter: exit 2", r.returncode == 2, r.stderr)
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="sysdev-dialect.")
     try:
@@ -191,6 +261,7 @@ def main():
                            check=True, capture_output=True)
             trees[name] = d
         indexed(trees)
+        negations(trees)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     C.finish()

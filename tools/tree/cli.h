@@ -37,6 +37,11 @@ struct options {
 	const char **matches; /* KEY=GLOB */
 	size_t n_matches;
 	bool unlinked;
+	/* negations, as udevadm's: any one matching drops the device; a device that
+	 * lacks the field is kept */
+	const char **nomatch_subsystems, **nomatch_sysnames, **nomatch_drivers;
+	const char **nomatches; /* KEY=GLOB */
+	size_t n_nomatch_subsystems, n_nomatch_sysnames, n_nomatch_drivers, n_nomatches;
 	/* columns and formats */
 	const struct column **cols;
 	size_t n_cols;
@@ -109,6 +114,18 @@ struct selection {
 	size_t n;
 };
 bool filters_given(const struct options *o);
+/* -s NAME/DEVTYPE: whether a device of @subsystem and @devtype passes the -s list
+ * (any one; a DEVTYPE never passes a device without one); true without -s */
+bool subsystem_selected(const struct options *o, const char *subsystem, const char *devtype);
+/* The negations: whether a device with these fields is kept; @value gives a
+ * property or attribute KEY (NULL: it has none), into @buf where it must */
+bool negations_pass(const struct options *o, const char *subsystem, const char *sysname,
+		    const char *driver,
+		    const char *(*value)(void *data, const char *key, char *buf, size_t size),
+		    void *data);
+/* What the enumerator cannot hold of the filters (DEVTYPE, the negations), for
+ * each device it found: whether @dev is kept */
+bool filter_keep(const struct options *o, struct sysdev_device *dev);
 /* An enumerator holding the filters (and @start as its parent); warns, returns < 0 on error. */
 int filter_enumerator(struct sysdev *ctx, const struct options *o, const char *start,
 		      struct sysdev_enumerator **ret);

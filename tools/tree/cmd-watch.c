@@ -123,6 +123,19 @@ static bool glob_any(const char *const *globs, size_t n, const char *s)
 	return false;
 }
 
+/* --nomatch KEY: an event's property (an event carries no attributes) */
+static const char *event_value(void *data, const char *key, char *buf, size_t size)
+{
+	const char *v = dev_property(data, key);
+
+	/* as udev holds it, and as --match reads it elsewhere: the node's path */
+	if (v && strcmp(key, "DEVNAME") == 0 && v[0] != '/') {
+		snprintf(buf, size, "/dev/%s", v);
+		return buf;
+	}
+	return v;
+}
+
 /*
  * The filters an event can answer: its DRIVER property, the last component
  * of its devpath, and its properties (an event carries no attributes).
@@ -133,7 +146,10 @@ static bool event_selected(const struct options *o, struct sysdev_device *ev)
 		   *slash = strrchr(devpath, '/');
 
 	if (!glob_any(o->drivers, o->n_drivers, dev_property(ev, "DRIVER")) ||
-	    !glob_any(o->sysnames, o->n_sysnames, slash ? slash + 1 : devpath))
+	    !glob_any(o->sysnames, o->n_sysnames, slash ? slash + 1 : devpath) ||
+	    !subsystem_selected(o, dev_property(ev, "SUBSYSTEM"), dev_property(ev, "DEVTYPE")) ||
+	    !negations_pass(o, dev_property(ev, "SUBSYSTEM"), slash ? slash + 1 : devpath,
+			    dev_property(ev, "DRIVER"), event_value, ev))
 		return false;
 	for (size_t i = 0; i < o->n_matches; i++) {
 		const char *eq = strchr(o->matches[i], '=');
@@ -166,10 +182,15 @@ int cmd_watch(struct sysdev *ctx, const struct options *o)
 		return EXIT_RUNTIME;
 	}
 	for (size_t i = 0; i < o->n_subsystems; i++) {
-		if (sysdev_monitor_add_match_subsystem_devtype(m, o->subsystems[i], NULL) < 0) {
+		/* NAME/DEVTYPE: the monitor takes NAME; event_selected() the DEVTYPE */
+		char *name = strndup(o->subsystems[i], strcspn(o->subsystems[i], "/"));
+
+		if (!name || sysdev_monitor_add_match_subsystem_devtype(m, name, NULL) < 0) {
+			free(name);
 			sysdev_monitor_unref(m);
 			return EXIT_RUNTIME;
 		}
+		free(name);
 	}
 	/* no SA_RESTART: poll() returns at once with EINTR */
 	sigaction(SIGINT, &sa, NULL);

@@ -47,6 +47,10 @@ int main(int argc, char **argv)
 	    {"sysname", required_argument, NULL, OPT_SYSNAME},
 	    {"match", required_argument, NULL, OPT_MATCH},
 	    {"unlinked", no_argument, NULL, OPT_UNLINKED},
+	    {"subsystem-nomatch", required_argument, NULL, OPT_SUBSYSTEM_NOMATCH},
+	    {"sysname-nomatch", required_argument, NULL, OPT_SYSNAME_NOMATCH},
+	    {"driver-nomatch", required_argument, NULL, OPT_DRIVER_NOMATCH},
+	    {"nomatch", required_argument, NULL, OPT_NOMATCH},
 	    {"output", required_argument, NULL, 'o'},
 	    {"list-columns", no_argument, NULL, OPT_LIST_COLUMNS},
 	    {"list", no_argument, NULL, 'l'},
@@ -103,7 +107,7 @@ int main(int argc, char **argv)
 				 cmd_check_udev},
 	    [MODE_WATCH] = {"--watch",
 			    GIVEN_JSON | GIVEN_SUBSYSTEM | GIVEN_DRIVER | GIVEN_SYSNAME |
-				GIVEN_MATCH,
+				GIVEN_MATCH | GIVEN_NOMATCH,
 			    0, cmd_watch},
 	};
 	/*

@@ -53,6 +53,12 @@ static void usage(FILE *f)
 		"                           (repeat: every one)\n"
 		"      --unlinked           devices that no S/bus/*/devices or S/class/* entry\n"
 		"                           links to\n"
+		"  -s NAME/DEVTYPE          devices of subsystem NAME whose DEVTYPE is DEVTYPE\n"
+		"      --subsystem-nomatch NAME\n"
+		"      --sysname-nomatch GLOB\n"
+		"      --driver-nomatch GLOB\n"
+		"      --nomatch KEY=GLOB   leave out the devices that match (repeat: any one);\n"
+		"                           a device that lacks the field is kept\n"
 		"  The tree shows the selected devices with their ancestors; no device\n"
 		"  selected: nothing printed, exit 1.\n"
 		"\n"
@@ -144,9 +150,9 @@ static bool warn_ambiguous(const struct option *longopts, const char *arg)
 }
 
 static const char *const given_names[] = {
-    "--root",  "--json",   "--all",	"--attrs", "--power",	 "--depth", "--subsystem",
-    "START",   "--format", "--output",	"--list",  "--raw",	 "--pairs", "--noheadings",
-    "--ascii", "--driver", "--sysname", "--match", "--unlinked", "--export"};
+    "--root",  "--json",   "--all",	"--attrs", "--power",	 "--depth",  "--subsystem",
+    "START",   "--format", "--output",	"--list",  "--raw",	 "--pairs",  "--noheadings",
+    "--ascii", "--driver", "--sysname", "--match", "--unlinked", "--export", "--nomatch"};
 
 /* A mode in a message: its option, or "the tree". */
 static const char *mode_name(const struct mode *m)
@@ -168,13 +174,17 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 	bool diff = false;
 
 	/* room for every argument in each filter list */
-	lists = calloc(4 * (size_t)argc, sizeof(*lists));
+	lists = calloc(8 * (size_t)argc, sizeof(*lists));
 	if (!lists)
 		return EXIT_RUNTIME;
 	o->subsystems = lists;
 	o->drivers = lists + argc;
 	o->sysnames = lists + 2 * argc;
 	o->matches = lists + 3 * argc;
+	o->nomatch_subsystems = lists + 4 * argc;
+	o->nomatch_sysnames = lists + 5 * argc;
+	o->nomatch_drivers = lists + 6 * argc;
+	o->nomatches = lists + 7 * argc;
 	/* our own messages: getopt's start with argv[0], a full path when run so */
 	opterr = 0;
 	while ((cur = optind,
@@ -243,12 +253,29 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 			given |= GIVEN_SYSNAME;
 			break;
 		case OPT_MATCH:
+		case OPT_NOMATCH:
 			if (!strchr(optarg, '=') || optarg[0] == '=') {
-				warnx_("--match", "'%s' is not KEY=GLOB", optarg);
+				warnx_(c == OPT_MATCH ? "--match" : "--nomatch",
+				       "'%s' is not KEY=GLOB", optarg);
 				return EXIT_USAGE;
 			}
-			o->matches[o->n_matches++] = optarg;
-			given |= GIVEN_MATCH;
+			if (c == OPT_MATCH)
+				o->matches[o->n_matches++] = optarg;
+			else
+				o->nomatches[o->n_nomatches++] = optarg;
+			given |= c == OPT_MATCH ? GIVEN_MATCH : GIVEN_NOMATCH;
+			break;
+		case OPT_SUBSYSTEM_NOMATCH:
+			o->nomatch_subsystems[o->n_nomatch_subsystems++] = optarg;
+			given |= GIVEN_NOMATCH;
+			break;
+		case OPT_SYSNAME_NOMATCH:
+			o->nomatch_sysnames[o->n_nomatch_sysnames++] = optarg;
+			given |= GIVEN_NOMATCH;
+			break;
+		case OPT_DRIVER_NOMATCH:
+			o->nomatch_drivers[o->n_nomatch_drivers++] = optarg;
+			given |= GIVEN_NOMATCH;
 			break;
 		case OPT_UNLINKED:
 			o->unlinked = true;
@@ -516,4 +543,5 @@ void options_free(struct options *o)
 	o->cols = NULL;
 	free(o->subsystems); /* the one allocation of the four filter lists */
 	o->subsystems = o->drivers = o->sysnames = o->matches = NULL;
+	o->nomatch_subsystems = o->nomatch_sysnames = o->nomatch_drivers = o->nomatches = NULL;
 }

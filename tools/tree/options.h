@@ -26,6 +26,10 @@ enum {
 	OPT_UNLINKED,
 	OPT_PROPERTIES,
 	OPT_EXPORT,
+	OPT_SUBSYSTEM_NOMATCH,
+	OPT_SYSNAME_NOMATCH,
+	OPT_DRIVER_NOMATCH,
+	OPT_NOMATCH,
 };
 
 /* Options that modify a mode; each mode accepts a set of them. */
@@ -50,9 +54,11 @@ enum {
 	GIVEN_MATCH = 1u << 17,
 	GIVEN_UNLINKED = 1u << 18,
 	GIVEN_EXPORT = 1u << 19,
+	GIVEN_NOMATCH = 1u << 20, /* any of the four negations */
 };
 #define GIVEN_FILTERS                                                                              \
-	(GIVEN_SUBSYSTEM | GIVEN_DRIVER | GIVEN_SYSNAME | GIVEN_MATCH | GIVEN_UNLINKED)
+	(GIVEN_SUBSYSTEM | GIVEN_DRIVER | GIVEN_SYSNAME | GIVEN_MATCH | GIVEN_UNLINKED |           \
+	 GIVEN_NOMATCH)
 
 /* What the tree (and its --json) accepts. */
 #define TREE_ACCEPTS                                                                               \

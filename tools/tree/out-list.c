@@ -200,6 +200,8 @@ int cmd_list(struct sysdev *ctx, const struct options *o)
 
 		SYSDEV_FOREACH_DEVICE(e, dev)
 		{
+			if (!filter_keep(o, dev))
+				continue;
 			err = on_device(dev, &l);
 			if (err < 0)
 				break;

@@ -5,6 +5,7 @@
  * selected devices and their ancestors, in the walk's order.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,7 +14,96 @@
 
 bool filters_given(const struct options *o)
 {
-	return o->n_subsystems || o->n_drivers || o->n_sysnames || o->n_matches || o->unlinked;
+	return o->n_subsystems || o->n_drivers || o->n_sysnames || o->n_matches || o->unlinked ||
+	       o->n_nomatch_subsystems || o->n_nomatch_sysnames || o->n_nomatch_drivers ||
+	       o->n_nomatches;
+}
+
+/* -s NAME or NAME/DEVTYPE: the length of NAME */
+static size_t subsystem_name_len(const char *arg)
+{
+	const char *slash = strchr(arg, '/');
+
+	return slash ? (size_t)(slash - arg) : strlen(arg);
+}
+
+bool subsystem_selected(const struct options *o, const char *subsystem, const char *devtype)
+{
+	if (!o->n_subsystems)
+		return true;
+	for (size_t i = 0; subsystem && i < o->n_subsystems; i++) {
+		const char *s = o->subsystems[i];
+		size_t n = subsystem_name_len(s);
+
+		if (strncmp(s, subsystem, n) != 0 || subsystem[n] != '\0')
+			continue;
+		/* udev's monitor filter: a DEVTYPE never passes a device without one */
+		if (!s[n] || (devtype && strcmp(s + n + 1, devtype) == 0))
+			return true;
+	}
+	return false;
+}
+
+static bool glob_any(const char *const *globs, size_t n, const char *s)
+{
+	for (size_t i = 0; s && i < n; i++)
+		if (fnmatch(globs[i], s, 0) == 0)
+			return true;
+	return false;
+}
+
+bool negations_pass(const struct options *o, const char *subsystem, const char *sysname,
+		    const char *driver,
+		    const char *(*value)(void *data, const char *key, char *buf, size_t size),
+		    void *data)
+{
+	for (size_t i = 0; subsystem && i < o->n_nomatch_subsystems; i++)
+		if (strcmp(o->nomatch_subsystems[i], subsystem) == 0)
+			return false;
+	if (glob_any(o->nomatch_sysnames, o->n_nomatch_sysnames, sysname) ||
+	    glob_any(o->nomatch_drivers, o->n_nomatch_drivers, driver))
+		return false;
+	for (size_t i = 0; i < o->n_nomatches; i++) {
+		const char *kv = o->nomatches[i], *eq = strchr(kv, '=');
+		char key[256], buf[ATTR_PAGE + 1];
+		const char *v;
+
+		if ((size_t)(eq - kv) >= sizeof(key))
+			continue; /* no property or attribute has such a name: lacking, kept */
+		memcpy(key, kv, (size_t)(eq - kv));
+		key[eq - kv] = '\0';
+		v = value(data, key, buf, sizeof(buf));
+		if (v && fnmatch(eq + 1, v, 0) == 0)
+			return false;
+	}
+	return true;
+}
+
+/* --nomatch KEY: a property as udev holds it, or else an attribute (as --match) */
+static const char *device_value(void *data, const char *key, char *buf, size_t size)
+{
+	struct sysdev_device *dev = data;
+	const char *v = NULL;
+
+	if (sysdev_device_get_udev_property(dev, key, &v) >= 0 && v)
+		return v;
+	return sysdev_device_read_attribute(dev, key, buf, size) >= 0 ? buf : NULL;
+}
+
+bool filter_keep(const struct options *o, struct sysdev_device *dev)
+{
+	const char *sub = dev_str(dev, sysdev_device_get_subsystem);
+
+	/* the enumerator matched NAME; DEVTYPE is checked here */
+	for (size_t i = 0; i < o->n_subsystems; i++) {
+		if (strchr(o->subsystems[i], '/')) {
+			if (!subsystem_selected(o, sub, dev_str(dev, sysdev_device_get_devtype)))
+				return false;
+			break;
+		}
+	}
+	return negations_pass(o, sub, dev_str(dev, sysdev_device_get_name),
+			      dev_str(dev, sysdev_device_get_driver), device_value, dev);
 }
 
 void warn_none_selected(void)
@@ -33,7 +123,12 @@ int filter_enumerator(struct sysdev *ctx, const struct options *o, const char *s
 	if (err >= 0)
 		err = sysdev_enumerator_allow_no_subsystem(e, true);
 	for (size_t i = 0; err >= 0 && i < o->n_subsystems; i++) {
-		const char *s = o->subsystems[i];
+		char *s = strndup(o->subsystems[i], subsystem_name_len(o->subsystems[i]));
+
+		if (!s) {
+			err = -ENOMEM;
+			break;
+		}
 
 		/* a warning, not an error: another -s may still match, and a link may
 		 * still name it (a hand-made tree): no index lists it, so walk */
@@ -44,6 +139,7 @@ int filter_enumerator(struct sysdev *ctx, const struct options *o, const char *s
 		}
 		if (err >= 0)
 			err = sysdev_enumerator_add_match_subsystem(e, s, true);
+		free(s);
 	}
 	for (size_t i = 0; err >= 0 && i < o->n_drivers; i++)
 		err = sysdev_enumerator_add_match_driver(e, o->drivers[i]);
@@ -107,14 +203,17 @@ int selection_build(struct sysdev *ctx, const struct options *o, const char *sta
 		sysdev_enumerator_unref(e);
 		return EXIT_RUNTIME;
 	}
-	found = sysdev_enumerator_get_count(e);
+	found = 0;
 	/* each device and each of its ancestors up to the start */
-	for (size_t i = 0; err >= 0 && i < found; i++) {
+	for (size_t i = 0; err >= 0 && i < sysdev_enumerator_get_count(e); i++) {
 		struct sysdev_device *dev = NULL;
 		const char *p;
 		size_t len;
 
 		(void)sysdev_enumerator_get_device_at(e, i, &dev);
+		if (!filter_keep(o, dev))
+			continue;
+		found++;
 		p = dev_str(dev, sysdev_device_get_devpath);
 		len = strlen(p);
 
