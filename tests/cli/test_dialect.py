@@ -250,6 +250,88 @@ def negations(trees):
     check("a negation with a mode that takes no filter: exit 2", r.returncode == 2, r.stderr)
 
 
+# ---- 3. -x, -O, -w, ATTR:NAME and PROP:KEY ----
+
+def width(text):
+    """Display width as wcwidth counts it, for the characters the tests use."""
+    import unicodedata
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def columns_and_sort(trees):
+    for label in ("live", "qemu-q35"):
+        root = trees[label]
+        m = Model(root)
+        blocks = m.select(lambda p, f: f["subsystem"] == "block")
+        want = [{"devpath": p, "ATTR:size": read_value(m.root + p + "/size"),
+                 "ATTR:queue/rotational": read_value(m.root + p + "/queue/rotational"),
+                 "PROP:DEVTYPE": m.devs[p]["props"].get("DEVTYPE")} for p in blocks]
+        r = run("--root", root, "-J", "-l", "-s", "block", "-o",
+                "DEVPATH,ATTR:size,ATTR:queue/rotational,PROP:DEVTYPE")
+        got = json.loads(r.stdout)["devices"] if r.returncode == 0 else None
+        check(f"{label}: -J -l ATTR:size, ATTR:queue/rotational, PROP:DEVTYPE: the files' "
+              "values, keyed by the names as given", got == want,
+              (got or r.stderr)[:3] if got != want else "")
+        r = run("--root", root, "-P", "-s", "block", "-o", "ATTR:queue/rotational,PROP:DEVTYPE")
+        check(f"{label}: -P names a generic column with _ for each byte outside "
+              "[A-Za-z0-9_]",
+              lines(r) == ['ATTR_queue_rotational="%s" PROP_DEVTYPE="%s"' %
+                           (w["ATTR:queue/rotational"] or "", w["PROP:DEVTYPE"] or "")
+                           for w in want], lines(r)[:3])
+        # -x: numbers by value, others bytewise, absent first, ties in walk order
+        def key(v):
+            return (0, 0, "") if v is None else \
+                (1, int(v), "") if v.isdigit() else (2, 0, v)
+        for col, get in (("ATTR:size", lambda p: read_value(m.root + p + "/size")),
+                         ("NAME", lambda p: os.path.basename(p)),
+                         ("DRIVER", lambda p: m.devs[p]["driver"])):
+            sel = m.select(lambda p, f: f["subsystem"] in ("block", "pci", "net"))
+            want_order = sorted(sel, key=lambda p: key(get(p)))
+            r = run("--root", root, "-r", "-n", "-o", "DEVPATH", "-s", "block", "-s", "pci",
+                    "-s", "net", "-x", col)
+            check(f"{label}: -x {col} sorts the list (numbers by value, absent first, "
+                  "ties in the walk's order)", raw_paths(r) == want_order,
+                  (raw_paths(r)[:5], want_order[:5]))
+    # -O: every column of --list-columns, in its order
+    names = [ln.split()[0] for ln in lines(run("--list-columns")) if ln.strip()]
+    r = run("-l", "-O", "-s", "net")
+    check("-O: the header names every column of --list-columns, in order",
+          r.returncode == 0 and lines(r)[0].split() == names, lines(r)[:1])
+    for bad in (["-o", "dev"], ["-o", "DEV"], ["-o", "devpat"], ["-o", "ATTR:"],
+                ["-x", "dev"], ["-O", "-o", "NAME"], ["-x", "NAME,DEVPATH"], ["-w", "0"],
+                ["-w", "x"], ["-x", "NAME", "/devices"]):
+        args = (["-l"] + bad) if bad[-1] != "/devices" else bad
+        r = run(*args)
+        check(f"{' '.join(args)}: refused, exit 2, one line",
+              r.returncode == 2 and r.stderr.count(b"\n") <= 2 and r.stdout == b"",
+              (r.returncode, r.stderr))
+    # -w: a hand-made tree with a long name and wide characters
+    with tempfile.TemporaryDirectory(prefix="sysdev-dialect-w.") as d:
+        t = T.Tree(d)
+        t.classes("block")
+        long = "devices/virtual/block/" + "d" * 40
+        wide = "devices/virtual/block/设备设备"
+        t.device(long, "class:block", None, "DEVTYPE=disk\n")
+        t.device(wide, "class:block", None, "DEVTYPE=disk\n")
+        full = lines(run("--root", d, "-l", "-o", "DEVPATH,NAME,DEVTYPE"))
+        for n in (70, 50, 40, 30):
+            r = run("--root", d, "-l", "-o", "DEVPATH,NAME,DEVTYPE", "-w", str(n))
+            got = lines(r)
+            widths = [width(x) for x in got]
+            # DEVPATH is the widest: it alone is cut, the others keep their values
+            check(f"-l -w {n}: every line at most {n} display columns, the widest column "
+                  "cut, the others whole",
+                  r.returncode == 0 and max(widths) <= n and len(got) == 3 and
+                  all(g.split()[-1] == f.split()[-1] for g, f in zip(got[1:], full[1:])) and
+                  "/devices/virtual/block/"[:10] in got[1], (widths, got))
+        r = run("--root", d, "-l", "-o", "NAME", "-w", "3", "-n")
+        check("-l -w 3: a wide character is never split: 设 counts two columns",
+              lines(r) == ["ddd", "设"], lines(r))
+        r = run("--root", d, "-l", "-o", "NAME,DEVTYPE", "-n")
+        check("-l without -w on a pipe: no limit", lines(r) == [
+            "d" * 40 + " disk", "设备设备" + " " * 33 + "disk"], lines(r))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="sysdev-dialect.")
     try:
@@ -262,6 +344,7 @@ def main():
             trees[name] = d
         indexed(trees)
         negations(trees)
+        columns_and_sort(trees)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     C.finish()

@@ -45,6 +45,8 @@ struct options {
 	/* columns and formats */
 	const struct column **cols;
 	size_t n_cols;
+	const struct column *sort; /* -x: the lists by it */
+	size_t width;		   /* -w, or the terminal's with -l; 0: no limit */
 	enum { FORMAT_TREE, FORMAT_LIST, FORMAT_RAW, FORMAT_PAIRS } list_format;
 	bool noheadings;
 	bool ascii;

@@ -52,6 +52,9 @@ int main(int argc, char **argv)
 	    {"driver-nomatch", required_argument, NULL, OPT_DRIVER_NOMATCH},
 	    {"nomatch", required_argument, NULL, OPT_NOMATCH},
 	    {"output", required_argument, NULL, 'o'},
+	    {"output-all", no_argument, NULL, 'O'},
+	    {"sort", required_argument, NULL, 'x'},
+	    {"width", required_argument, NULL, 'w'},
 	    {"list-columns", no_argument, NULL, OPT_LIST_COLUMNS},
 	    {"list", no_argument, NULL, 'l'},
 	    {"raw", no_argument, NULL, 'r'},
@@ -84,7 +87,8 @@ int main(int argc, char **argv)
 	    /* -l, -r, -P: one line per device, in the walk's order */
 	    [MODE_LIST] = {"--list",
 			   GIVEN_ROOT | GIVEN_JSON | GIVEN_FILTERS | GIVEN_START | GIVEN_OUTPUT |
-			       GIVEN_LIST | GIVEN_RAW | GIVEN_PAIRS | GIVEN_NOHEADINGS,
+			       GIVEN_LIST | GIVEN_RAW | GIVEN_PAIRS | GIVEN_NOHEADINGS |
+			       GIVEN_SORT | GIVEN_WIDTH,
 			   0, cmd_list},
 	    [MODE_LIST_COLUMNS] = {"--list-columns", GIVEN_ROOT | GIVEN_JSON, MODE_NO_ROOT,
 				   cmd_list_columns},

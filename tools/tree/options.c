@@ -37,6 +37,11 @@ static void usage(FILE *f)
 		"  -o, --output LIST        columns to show, comma-separated; +LIST adds to the\n"
 		"                           default (tree: NAME,KIND,SUBSYSTEM,DRIVER,DEVNAME;\n"
 		"                           lists: DEVPATH,SUBSYSTEM,DRIVER,DEVNAME)\n"
+		"  -O, --output-all         every column of --list-columns\n"
+		"                           (ATTR:NAME, PROP:KEY: an attribute, a property)\n"
+		"  -x, --sort COLUMN        sort the lists by COLUMN (numbers by value)\n"
+		"  -w, --width N            -l: lines of at most N columns (default: the\n"
+		"                           terminal's), the widest column truncated\n"
 		"      --list-columns       every column with a one-line description\n"
 		"  -l, --list               one line per device, columns aligned\n"
 		"  -r, --raw                one line per device, values separated by one space\n"
@@ -150,9 +155,10 @@ static bool warn_ambiguous(const struct option *longopts, const char *arg)
 }
 
 static const char *const given_names[] = {
-    "--root",  "--json",   "--all",	"--attrs", "--power",	 "--depth",  "--subsystem",
-    "START",   "--format", "--output",	"--list",  "--raw",	 "--pairs",  "--noheadings",
-    "--ascii", "--driver", "--sysname", "--match", "--unlinked", "--export", "--nomatch"};
+    "--root",	   "--json",	   "--all",	"--attrs",  "--power",	 "--depth",
+    "--subsystem", "START",	   "--format",	"--output", "--list",	 "--raw",
+    "--pairs",	   "--noheadings", "--ascii",	"--driver", "--sysname", "--match",
+    "--unlinked",  "--export",	   "--nomatch", "--sort",   "--width"};
 
 /* A mode in a message: its option, or "the tree". */
 static const char *mode_name(const struct mode *m)
@@ -166,7 +172,8 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 	enum mode_id m = MODE_TREE;
 	const char **want_arg = NULL; /* a mode's DEVICE given as the positional argument */
 	const char **lists;
-	const char *output = NULL;
+	const char *output = NULL, *sort = NULL;
+	bool output_all = false;
 	enum color_mode color = COLOR_AUTO;
 	struct stat st;
 	int c, modes_given = 0, cur = 1;
@@ -188,7 +195,7 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 	/* our own messages: getopt's start with argv[0], a full path when run so */
 	opterr = 0;
 	while ((cur = optind,
-		c = getopt_long(argc, argv, ":JaApd:s:E:Sho:lrPniV", longopts, NULL)) != -1) {
+		c = getopt_long(argc, argv, ":JaApd:s:E:Sho:lrPniVOx:w:", longopts, NULL)) != -1) {
 		switch (c) {
 		case ':':
 		case '?': {
@@ -217,6 +224,27 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 			output = optarg;
 			given |= GIVEN_OUTPUT;
 			break;
+		case 'O':
+			output_all = true;
+			given |= GIVEN_OUTPUT;
+			break;
+		case 'x':
+			sort = optarg;
+			given |= GIVEN_SORT;
+			break;
+		case 'w': {
+			int w;
+
+			/* a count of display columns, as --depth's digits */
+			if (parse_depth(optarg, &w) < 0 || w < 1) {
+				warnx_("--width", "'%s' is not a number from 1 to %d", optarg,
+				       SYSDEV_MAX_DEPTH);
+				return EXIT_USAGE;
+			}
+			o->width = (size_t)w;
+			given |= GIVEN_WIDTH;
+			break;
+		}
 		case OPT_LIST_COLUMNS:
 			m = MODE_LIST_COLUMNS;
 			modes_given++;
@@ -492,15 +520,34 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 		       o->list_format == FORMAT_RAW ? "--raw" : "--pairs");
 		return EXIT_USAGE;
 	}
-	if (m == MODE_TREE && o->json && output) {
+	if (m == MODE_TREE && o->json && (output || output_all)) {
 		warnx_("--output", "cannot be used with the tree's --json (it holds every field): "
 				   "--list --json shows columns");
 		return EXIT_USAGE;
 	}
+	if (output_all && output) {
+		warnx_("--output-all", "cannot be used with --output");
+		return EXIT_USAGE;
+	}
 	if ((m == MODE_TREE || m == MODE_LIST) &&
-	    columns_parse(output, m == MODE_LIST ? COLUMNS_LIST_DEFAULT : COLUMNS_TREE_DEFAULT,
+	    columns_parse(output,
+			  output_all	   ? NULL
+			  : m == MODE_LIST ? COLUMNS_LIST_DEFAULT
+					   : COLUMNS_TREE_DEFAULT,
 			  &o->cols, &o->n_cols) < 0)
 		return EXIT_USAGE;
+	if (sort) {
+		const struct column **one = NULL;
+		size_t n = 0;
+
+		if (strchr(sort, ',') || columns_parse(sort, "", &one, &n) < 0) {
+			if (strchr(sort, ','))
+				warnx_("--sort", "'%s': one COLUMN", sort);
+			return EXIT_USAGE;
+		}
+		o->sort = one[0];
+		free(one);
+	}
 	if (o->export_values && o->json) {
 		warnx_("--export", "cannot be used with --json");
 		fprintf(stderr, "Try '%s --help' for more information.\n", program_name);

@@ -55,6 +55,8 @@ enum {
 	GIVEN_UNLINKED = 1u << 18,
 	GIVEN_EXPORT = 1u << 19,
 	GIVEN_NOMATCH = 1u << 20, /* any of the four negations */
+	GIVEN_SORT = 1u << 21,
+	GIVEN_WIDTH = 1u << 22,
 };
 #define GIVEN_FILTERS                                                                              \
 	(GIVEN_SUBSYSTEM | GIVEN_DRIVER | GIVEN_SYSNAME | GIVEN_MATCH | GIVEN_UNLINKED |           \
