@@ -332,6 +332,105 @@ def columns_and_sort(trees):
             "d" * 40 + " disk", "设备设备" + " " * 33 + "disk"], lines(r))
 
 
+# ---- 4. --format=dot, rendered by Graphviz ----
+
+MAN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "man")
+
+
+def svg_count(svg, what):
+    return svg.count('<g id="%s' % what)
+
+
+def linked(root):
+    """The devices some S/bus/*/devices or S/class/* entry links to."""
+    out = set()
+    for top, sub in (("class", ""), ("bus", "devices")):
+        t = os.path.join(root, top)
+        for s in (os.listdir(t) if os.path.isdir(t) else []):
+            d = os.path.join(t, s, sub)
+            for e in (os.listdir(d) if os.path.isdir(d) else []):
+                p = os.path.join(d, e)
+                if os.path.islink(p):
+                    out.add(os.path.realpath(p)[len(os.path.realpath(root)):])
+    return out
+
+
+def dot(trees):
+    if not shutil.which("dot"):
+        return C.fail("Graphviz's dot is installed (apt-get install graphviz)")
+    for label, args in (("article", []), ("article", ["--all"]), ("article", ["--unlinked"]),
+                        ("article", ["-d", "2"]), ("qemu-q35", []),
+                        ("qemu-q35", ["-s", "block", "-s", "net"]),
+                        ("qemu-q35", ["--all", "--depth", "4"]),
+                        ("edges", ["--all"]), ("hand-edges", ["--all"]),
+                        ("qemu-q35", ["--unlinked"]), ("live", ["-s", "net"])):
+        root = trees[label]
+        r = run("--root", root, "--format=dot", *args)
+        j = run("--root", root, "-J", *args)
+        nodes = json_nodes(j) if j.returncode == 0 else set()
+        g = subprocess.run(["dot", "-Tsvg"], input=r.stdout, capture_output=True, timeout=300)
+        svg = g.stdout.decode("utf-8", "replace")
+        check(f"{label} {' '.join(args)}: dot -Tsvg draws one node per node of the walk "
+              f"({len(nodes)}) and one edge to each but the first",
+              r.returncode == 0 and g.returncode == 0 and nodes and
+              svg_count(svg, "node") == len(nodes) and svg_count(svg, "edge") == len(nodes) - 1,
+              (r.returncode, g.stderr[:300], svg_count(svg, "node"), len(nodes)))
+        if "--unlinked" in args:
+            m = Model(root)
+            want = len(set(m.devs) - linked(root))
+            check(f"{label} --unlinked: the {want} unlinked devices are marked (red), their "
+                  "ancestors not", svg.count("unlinked</text>") == want and want > 0,
+                  (svg.count("unlinked</text>"), want))
+    # kinds are drawn differently: each kind of the --all walk has its own shape
+    r = run("--root", trees["article"], "--format=dot", "--all")
+    shapes = {}
+    for ln in r.stdout.decode().splitlines():
+        if "label=" in ln and "shape=" in ln:
+            kind = ln.split("label=")[1]
+            shapes.setdefault(ln.split("shape=")[1].split(",")[0], set()).add(
+                "[attr-group]" in kind and "attr-group" or "[class-dir]" in kind and
+                "class-dir" or "[container]" in kind and "container" or "[root]" in kind and
+                "root" or "device")
+    check("--format=dot: root, container, class-dir, attr-group and device each have a shape of "
+          "their own", len(shapes) == 5 and all(len(v) == 1 for v in shapes.values()), shapes)
+    # a hostile name is text inside the graph, never syntax
+    with tempfile.TemporaryDirectory(prefix="sysdev-dialect-dot.") as d:
+        t = T.Tree(d)
+        t.classes("block")
+        t.device(b"devices/virtual/block/a\"];x->y;\\\x01\xff\xc3\xa9", None, None,
+                 "DEVTYPE=disk\n")
+        r = run("--root", d, "--format=dot")
+        g = subprocess.run(["dot", "-Tsvg"], input=r.stdout, capture_output=True, timeout=60)
+        svg = g.stdout.decode("utf-8", "replace")
+        check("--format=dot: a name with \", ], ->, \\, a control byte and invalid UTF-8 "
+              "stays one node's label", g.returncode == 0 and svg_count(svg, "node") == 4 and
+              "<title>x</title>" not in svg and "é" in svg, (g.stderr, svg[-800:]))
+    for bad in (["-l", "--format=dot"], ["--stats", "--format=dot"], ["-J", "--format=dot"]):
+        r = run(*bad)
+        check(f"{' '.join(bad)}: refused, exit 2", r.returncode == 2 and r.stdout == b"",
+              r.stderr)
+    # the article's tree as a picture: man/article-tree.dot is what the program
+    # writes today, and man/article-tree.svg its rendering
+    art = os.path.join(FIXTURES, "article.sysfs")
+    r = run("--root", art, "--format=dot", "--all")
+    committed = open(os.path.join(MAN, "article-tree.dot"), "rb").read()
+    check("man/article-tree.dot is what --format=dot --all writes for fixtures/article.sysfs "
+          "(regenerate: sysdev-tree --root fixtures/article.sysfs --format=dot --all "
+          "> man/article-tree.dot; dot -Tsvg man/article-tree.dot > man/article-tree.svg)",
+          r.stdout == committed)
+    g = subprocess.run(["dot", "-Tsvg", os.path.join(MAN, "article-tree.dot")],
+                       capture_output=True, timeout=60)
+    fresh = g.stdout.decode()
+    old = open(os.path.join(MAN, "article-tree.svg")).read()
+
+    def titles(svg):
+        import re
+        return sorted(re.findall(r"<title>([^<]*)</title>", svg)), \
+            sorted(re.findall(r"<text[^>]*>([^<]*)</text>", svg))
+    check("man/article-tree.svg is the rendering of man/article-tree.dot (same nodes, edges "
+          "and labels)", g.returncode == 0 and titles(fresh) == titles(old), titles(old)[0][:5])
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="sysdev-dialect.")
     try:
@@ -345,6 +444,7 @@ def main():
         indexed(trees)
         negations(trees)
         columns_and_sort(trees)
+        dot(trees)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     C.finish()

@@ -70,6 +70,8 @@ struct options {
 /* out-tree.c, out-json.c, cmd-*.c: each returns an exit status */
 int cmd_tree(struct sysdev *ctx, const struct options *o);
 int cmd_json(struct sysdev *ctx, const struct options *o);
+/* out-dot.c: the tree as a Graphviz graph (--format=dot) */
+int cmd_dot(struct sysdev *ctx, const struct options *o);
 int cmd_list(struct sysdev *ctx, const struct options *o);
 /* every column and its description (JSON with --json); needs no root */
 int cmd_list_columns(struct sysdev *ctx, const struct options *o);
@@ -111,8 +113,9 @@ int report_walk(struct sysdev *ctx, const char *start, int err, const struct wal
 
 /* select.c: the devices the filters select, and their ancestors, in walk order */
 struct selection {
-	char **paths;	     /* devpaths, walk order, no duplicates */
-	unsigned char *next; /* the path has a later sibling in paths */
+	char **paths;	       /* devpaths, walk order, no duplicates */
+	unsigned char *next;   /* the path has a later sibling in paths */
+	unsigned char *chosen; /* the filters chose it (not only an ancestor) */
 	size_t n;
 };
 bool filters_given(const struct options *o);

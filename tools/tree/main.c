@@ -84,6 +84,7 @@ int main(int argc, char **argv)
 	static const struct mode modes[MODE_COUNT] = {
 	    [MODE_TREE] = {NULL, TREE_ACCEPTS, 0, cmd_tree},
 	    [MODE_JSON] = {NULL, TREE_ACCEPTS, 0, cmd_json},
+	    [MODE_DOT] = {NULL, TREE_ACCEPTS, 0, cmd_dot},
 	    /* -l, -r, -P: one line per device, in the walk's order */
 	    [MODE_LIST] = {"--list",
 			   GIVEN_ROOT | GIVEN_JSON | GIVEN_FILTERS | GIVEN_START | GIVEN_OUTPUT |

@@ -81,6 +81,7 @@ static void usage(FILE *f)
 		"      --capture DIR        copy the tree (or START) into the empty DIR\n"
 		"      --diff OLD NEW       compare two sysfs roots (exit 1 when they differ)\n"
 		"      --format FORMAT      text, or json (as --json) in every mode that has it;\n"
+		"                           the tree: dot (a Graphviz graph) too;\n"
 		"                           --stats: openmetrics (Prometheus) too;\n"
 		"                           --diff: jsonl (one change a line) too\n"
 		"      --check-udev         compare the walk with libudev's enumeration\n"
@@ -495,6 +496,7 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 		 * --diff's own.
 		 */
 		bool ok = strcmp(o->format, "text") == 0 || strcmp(o->format, "json") == 0 ||
+			  (m == MODE_TREE && strcmp(o->format, "dot") == 0) ||
 			  (m == MODE_STATS && strcmp(o->format, "openmetrics") == 0) ||
 			  (m == MODE_DIFF && strcmp(o->format, "jsonl") == 0);
 
@@ -503,6 +505,7 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 			       o->format, mode_name(&modes[m]),
 			       m == MODE_STATS	? " (or openmetrics)"
 			       : m == MODE_DIFF ? " (or jsonl)"
+			       : m == MODE_TREE ? " (or dot)"
 						: "");
 			fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
 			return EXIT_USAGE;
@@ -578,6 +581,8 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 	}
 	if (m == MODE_TREE && o->json)
 		m = MODE_JSON;
+	else if (m == MODE_TREE && o->format && strcmp(o->format, "dot") == 0)
+		m = MODE_DOT;
 	else if (m == MODE_STATS && o->format && strcmp(o->format, "openmetrics") == 0)
 		m = MODE_OPENMETRICS;
 	*mode = m;

@@ -72,6 +72,7 @@ enum {
 enum mode_id {
 	MODE_TREE,
 	MODE_JSON,
+	MODE_DOT, /* the tree's --format=dot */
 	MODE_LIST,
 	MODE_LIST_COLUMNS,
 	MODE_PARENTS,

@@ -192,6 +192,7 @@ int selection_build(struct sysdev *ctx, const struct options *o, const char *sta
 	const char *top = start ? start : "/devices";
 	struct sysdev_enumerator *e;
 	size_t cap = 0, found, *stack = NULL, sp = 0;
+	const char **chosen = NULL; /* the devpaths the filters chose, owned by @e */
 	int err;
 
 	memset(sel, 0, sizeof(*sel));
@@ -204,6 +205,9 @@ int selection_build(struct sysdev *ctx, const struct options *o, const char *sta
 		return EXIT_RUNTIME;
 	}
 	found = 0;
+	chosen = calloc(sysdev_enumerator_get_count(e) + 1, sizeof(*chosen));
+	if (!chosen)
+		err = -ENOMEM;
 	/* each device and each of its ancestors up to the start */
 	for (size_t i = 0; err >= 0 && i < sysdev_enumerator_get_count(e); i++) {
 		struct sysdev_device *dev = NULL;
@@ -213,8 +217,8 @@ int selection_build(struct sysdev *ctx, const struct options *o, const char *sta
 		(void)sysdev_enumerator_get_device_at(e, i, &dev);
 		if (!filter_keep(o, dev))
 			continue;
-		found++;
 		p = dev_str(dev, sysdev_device_get_devpath);
+		chosen[found++] = p;
 		len = strlen(p);
 
 		while (err >= 0 && len > 0) {
@@ -234,7 +238,6 @@ int selection_build(struct sysdev *ctx, const struct options *o, const char *sta
 				len--;
 		}
 	}
-	sysdev_enumerator_unref(e);
 	if (err >= 0 && sel->n) {
 		size_t k = 1;
 
@@ -247,10 +250,15 @@ int selection_build(struct sysdev *ctx, const struct options *o, const char *sta
 		}
 		sel->n = k;
 		sel->next = calloc(sel->n, 1);
+		sel->chosen = calloc(sel->n, 1);
 		stack = malloc(sel->n * sizeof(*stack));
-		if (!sel->next || !stack)
+		if (!sel->next || !sel->chosen || !stack)
 			err = -ENOMEM;
+		for (size_t i = 0; err >= 0 && i < found; i++)
+			sel->chosen[selection_find(sel, chosen[i])] = 1;
 	}
+	free(chosen);
+	sysdev_enumerator_unref(e);
 	if (err < 0) {
 		warnx_(NULL, "cannot select devices: %s", error_words(err));
 		free(stack);
@@ -302,6 +310,7 @@ void selection_free(struct selection *sel)
 		free(sel->paths[i]);
 	free(sel->paths);
 	free(sel->next);
+	free(sel->chosen);
 	memset(sel, 0, sizeof(*sel));
 }
 
