@@ -431,6 +431,34 @@ def dot(trees):
           "and labels)", g.returncode == 0 and titles(fresh) == titles(old), titles(old)[0][:5])
 
 
+# ---- 5. several devices, --property/--value, MODULES, PARENT_DRIVER, --power ----
+
+def power_resume():
+    with tempfile.TemporaryDirectory(prefix="sysdev-dialect-pm.") as d:
+        t = T.Tree(d)
+        t.buses("platform")
+        for name, value in (("a", "100\n"), ("b", "n/a\n"), ("c", "0\n"), ("d", None)):
+            t.device("devices/platform/" + name, "bus:platform")
+            if value is not None:
+                t.file("devices/platform/%s/power/pm_qos_resume_latency_us" % name, value)
+        r = run("--root", d, "-p", "-s", "platform")
+        got = {ln.split()[1]: ln for ln in lines(r)[1:]}
+        check("--power: resume-latency beside the tolerance (100us, n/a, 0us, absent)",
+              "resume-latency:100us" in got["a"] and "resume-latency:n/a" in got["b"] and
+              "resume-latency:0us" in got["c"] and "resume-latency" not in got["d"], got)
+        r = run("--root", d, "-J", "-p", "-s", "platform")
+
+        def power(n, out={}):
+            if "power" in n and n["name"] in "abcd":
+                out[n["name"]] = n["power"]["pm_qos_resume_latency_us"]
+            for ch in n["children"]:
+                power(ch, out)
+            return out
+        got = power(json.loads(r.stdout)["nodes"][0]) if r.returncode == 0 else {}
+        check("--power -J: pm_qos_resume_latency_us 100, \"n/a\", 0, null",
+              got == {"a": 100, "b": "n/a", "c": 0, "d": None}, got)
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="sysdev-dialect.")
     try:
@@ -445,6 +473,7 @@ def main():
         negations(trees)
         columns_and_sort(trees)
         dot(trees)
+        power_resume()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     C.finish()

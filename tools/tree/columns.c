@@ -124,15 +124,48 @@ static const char *get_latency_tolerance(const struct row *r, char *buf, size_t 
 	return read_attr(r, "power/pm_qos_latency_tolerance_us", buf, size);
 }
 
-/* udev's hwdb names, looked up (and cached) per modalias */
+/* How far up VENDOR, MODEL and PARENT_DRIVER look: a bound on a hostile chain. */
+#define ANCESTORS_MAX 32
+
+/*
+ * udev's hwdb names, looked up (and cached) per modalias; where the device has
+ * none, the nearest ancestor's that has one (a network interface: its card's,
+ * as udev's ID_VENDOR_FROM_DATABASE)
+ */
 static const char *get_vendor_model(const struct row *r, bool model)
 {
-	const char *vendor = NULL, *mdl = NULL;
+	struct sysdev_device *dev = r->dev;
 
-	if (!r->names || !r->dev)
+	if (!r->names)
 		return NULL;
-	names_vendor_model(r->names, r->dev, &vendor, &mdl);
-	return model ? mdl : vendor;
+	for (unsigned i = 0; dev && i <= ANCESTORS_MAX; i++) {
+		const char *vendor = NULL, *mdl = NULL;
+
+		names_vendor_model(r->names, dev, &vendor, &mdl);
+		if (vendor || mdl)
+			return model ? mdl : vendor;
+		if (sysdev_device_get_parent(dev, &dev) < 0)
+			break;
+	}
+	return NULL;
+}
+
+/* the driver of the nearest ancestor that has one: the card that serves a disk */
+static const char *get_parent_driver(const struct row *r, char *buf, size_t size)
+{
+	struct sysdev_device *dev = r->dev;
+
+	(void)buf, (void)size;
+	for (unsigned i = 0; dev && i < ANCESTORS_MAX; i++) {
+		const char *drv;
+
+		if (sysdev_device_get_parent(dev, &dev) < 0)
+			break;
+		drv = dev_str(dev, sysdev_device_get_driver);
+		if (drv)
+			return drv;
+	}
+	return NULL;
 }
 
 static const char *get_vendor(const struct row *r, char *buf, size_t size)
@@ -169,6 +202,8 @@ const struct column columns[] = {
     {"MODULE", "module", "kernel module of the driver (its module link), empty when built in",
      COL_NAMES, get_module},
     {"PARENT", "parent", "devpath of the nearest ancestor device", 0, get_parent},
+    {"PARENT_DRIVER", "parent_driver", "the driver of the nearest ancestor that has one", 0,
+     get_parent_driver},
     {"CLASS_DIR", "class_dir", "the class grouping directory the device sits in", 0, get_class_dir},
     {"PLACEMENT", "placement", "devices, virtual or system", 0, get_placement},
     {"DEVNUM", "devnum", "device number, MAJOR:MINOR", 0, get_devnum},
@@ -177,9 +212,11 @@ const struct column columns[] = {
     {"DEVTYPE", "devtype", "DEVTYPE from the uevent file", COL_UEVENT, get_devtype},
     {"MODALIAS", "modalias", "the modalias attribute, or else the MODALIAS property", COL_UEVENT,
      get_modalias},
-    {"VENDOR", "vendor", "vendor name from udev's hardware database, by modalias",
+    {"VENDOR", "vendor",
+     "vendor name from udev's hardware database, by modalias (or the nearest ancestor's)",
      COL_UEVENT | COL_NAMES, get_vendor},
-    {"MODEL", "model", "model name from udev's hardware database, by modalias",
+    {"MODEL", "model",
+     "model name from udev's hardware database, by modalias (or the nearest ancestor's)",
      COL_UEVENT | COL_NAMES, get_model},
     {"RUNTIME_STATUS", "runtime_status", "power/runtime_status as it reads", 0, get_runtime_status},
     {"LATENCY_TOLERANCE", "latency_tolerance",
