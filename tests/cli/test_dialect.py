@@ -459,6 +459,89 @@ def power_resume():
               got == {"a": 100, "b": "n/a", "c": 0, "d": None}, got)
 
 
+def several_and_property(trees):
+    # --explain -J: the rule and the facts, against the files of the article's tree
+    root = trees["article"]
+    rule_of = {"root": "root", "device": "uevent", "class-dir": "class-dir",
+               "attr-group": "below-device", "container": "no-device-above"}
+    classes = set(os.listdir(os.path.join(root, "class")))
+    dirs = []
+    for d, subdirs, _ in os.walk(os.path.join(root, "devices")):
+        subdirs[:] = [x for x in subdirs if not os.path.islink(os.path.join(d, x))]
+        dirs.append(d[len(os.path.realpath(root)):] if d.startswith(os.path.realpath(root))
+                    else d[len(root):])
+    dirs = sorted(dirs, key=walk_key)
+
+    def is_dev(p):
+        u = root + p + "/uevent"
+        return os.path.isfile(u) and not os.path.islink(u)
+
+    def nearest_dev(p):
+        q = os.path.dirname(p)
+        while q.startswith("/devices/"):
+            if is_dev(q):
+                return q
+            q = os.path.dirname(q)
+        return None
+    r = run("--root", root, "--explain", "-J", *dirs)
+    got = [json.loads(x) for x in lines(r)] if r.returncode == 0 else []
+    bad = []
+    for p, g in zip(dirs, got):
+        f = g.get("facts", {})
+        want = {"has_uevent": is_dev(p), "name_is_class": os.path.basename(p) in classes,
+                "parent_is_device": is_dev(os.path.dirname(p)),
+                "parent_is_virtual": os.path.dirname(p) == "/devices/virtual",
+                "below_device": nearest_dev(p) is not None}
+        if p == "/devices":
+            want = {"has_uevent": False}
+        if g["path"] != p or g["rule"] != rule_of[g["kind"]] or \
+                any(f.get(k) != v for k, v in want.items()) or \
+                g["parent"] != (nearest_dev(p) if p != "/devices" else None):
+            bad.append((p, g, want))
+    check(f"--explain -J with {len(dirs)} DIRs: one object each, in order, with the rule, the "
+          "facts and the nearest device above as the files say",
+          len(got) == len(dirs) and not bad, bad[:2])
+    # several DEVICEs: each in turn; one that cannot be found is said, the others shown
+    r = run("--root", root, "--parents", "leds:gta04:red:power", "/devices/nosuch",
+            "i2c-dev:i2c-2")
+    blocks = r.stdout.decode().split("\n\n")
+    check("--parents A NOSUCH B: A's chain, then B's, separated by an empty line; exit 1 and "
+          "one line for NOSUCH", r.returncode == 1 and len(blocks) == 2 and
+          "gta04:red:power" in blocks[0].splitlines()[0] and
+          "i2c-dev/i2c-2" in blocks[1].splitlines()[0] and r.stderr.count(b"\n") == 1,
+          (r.returncode, blocks, r.stderr))
+    r1 = run("--root", root, "--parents", "-J", "leds:gta04:red:power")
+    r2 = run("--root", root, "--parents", "-J", "i2c-dev:i2c-2")
+    r = run("--root", root, "--parents", "-J", "leds:gta04:red:power", "i2c-dev:i2c-2")
+    check("--parents -J A B: A's document, then B's", r.returncode == 0 and
+          r.stdout == r1.stdout + r2.stdout, r.stdout[:200])
+    # --property and --value against udevadm info -q property on the live /sys
+    if not shutil.which("udevadm"):
+        return C.fail("udevadm is installed")
+    for dev, keys in (("/sys/class/net/lo", "INTERFACE,IFINDEX"),
+                      ("/sys/class/block/vda", "DEVNAME,MAJOR,DEVTYPE"),
+                      ("/sys/class/block/vda", "NOSUCH")):
+        if not os.path.exists(dev):
+            continue
+        for extra in ([], ["--value"]):
+            u = subprocess.run(["udevadm", "info", "-q", "property", "--property=" + keys,
+                                *extra, dev], capture_output=True, text=True)
+            r = run("--properties", dev, "--property", keys, *extra)
+            check(f"--properties {dev} --property {keys} {' '.join(extra)}: as udevadm info",
+                  r.returncode == 0 and sorted(lines(r)) == sorted(u.stdout.splitlines()),
+                  (lines(r), u.stdout))
+    r = run("--properties", "/sys/class/net/lo", "--property", "IFINDEX", "--property",
+            "INTERFACE", "-J")
+    check("--property twice: either key; -J: an object of those",
+          r.returncode == 0 and json.loads(r.stdout) == {"INTERFACE": "lo", "IFINDEX": "1"},
+          r.stdout)
+    for bad in (["--value", "-J"], ["--value", "--export"]):
+        r = run("--properties", "/sys/class/net/lo", *bad)
+        check(f"--properties {' '.join(bad)}: refused, exit 2", r.returncode == 2, r.stderr)
+    r = run("--property", "X")
+    check("--property without --properties: exit 2", r.returncode == 2, r.stderr)
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="sysdev-dialect.")
     try:
@@ -474,6 +557,7 @@ def main():
         columns_and_sort(trees)
         dot(trees)
         power_resume()
+        several_and_property(trees)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     C.finish()

@@ -56,8 +56,13 @@ struct options {
 	bool watch;
 	const char *parents;
 	const char *explain;
-	const char *properties; /* --properties DEVICE */
-	bool export_values;	/* --export: KEY='VALUE' */
+	char **more_devices; /* --parents, --explain: the DEVICEs after the first */
+	size_t n_more_devices;
+	const char *properties;	    /* --properties DEVICE */
+	bool export_values;	    /* --export: KEY='VALUE' */
+	const char **property_keys; /* --property KEY[,KEY...]: only these */
+	size_t n_property_keys;
+	bool value_only; /* --value: the values alone */
 	const char *set_lt_value;
 	const char *lt_device; /* --set- or --get-latency-tolerance */
 	bool get_lt;

@@ -104,21 +104,20 @@ static void device_line(const struct options *o, struct jw *w, struct sysdev_dev
 		device_attributes(NULL, dev);
 }
 
-int cmd_parents(struct sysdev *ctx, const struct options *o)
+static int parents_one(struct sysdev *ctx, const struct options *o, const char *arg,
+		       struct names *names, bool *shown)
 {
-	struct sysdev_device *dev = open_device_or_warn(ctx, o->parents), *parent;
-	struct names *names = NULL;
+	struct sysdev_device *dev = open_device_or_warn(ctx, arg), *parent;
 	struct jw jw, *w = NULL;
 	bool first = true;
 	int err;
 
 	if (!dev)
 		return EXIT_RUNTIME;
-	if (names_new(ctx, &names) < 0) {
-		warnx_(NULL, "%s", error_words(-ENOMEM));
-		sysdev_device_unref(dev);
-		return EXIT_RUNTIME;
-	}
+	/* an empty line between the chains of text */
+	if (*shown && !o->json)
+		putchar('\n');
+	*shown = true;
 	if (o->json) {
 		jw_init(&jw, stdout);
 		w = &jw;
@@ -138,7 +137,6 @@ int cmd_parents(struct sysdev *ctx, const struct options *o)
 			warnx_(syspath_of(ctx, dev_str(dev, sysdev_device_get_devpath)),
 			       "its parent device: %s", error_words(err));
 			sysdev_device_unref(dev);
-			names_free(names);
 			if (w)
 				jw_done(w);
 			return EXIT_RUNTIME;
@@ -148,8 +146,27 @@ int cmd_parents(struct sysdev *ctx, const struct options *o)
 		sysdev_device_unref(dev);
 		dev = parent;
 	}
-	names_free(names);
 	if (w)
 		jw_end_document(w);
 	return 0;
+}
+
+/* Each DEVICE in turn, as udevadm info: text separated by an empty line, JSON
+ * one document after the other; exit 1 when any could not be shown. */
+int cmd_parents(struct sysdev *ctx, const struct options *o)
+{
+	struct names *names = NULL;
+	bool shown = false;
+	int ret = 0;
+
+	if (names_new(ctx, &names) < 0) {
+		warnx_(NULL, "%s", error_words(-ENOMEM));
+		return EXIT_RUNTIME;
+	}
+	for (size_t i = 0; i <= o->n_more_devices; i++) {
+		if (parents_one(ctx, o, i ? o->more_devices[i - 1] : o->parents, names, &shown))
+			ret = EXIT_RUNTIME;
+	}
+	names_free(names);
+	return ret;
 }

@@ -68,11 +68,14 @@ static void usage(FILE *f)
 		"  selected: nothing printed, exit 1.\n"
 		"\n"
 		"Questions and actions:\n"
-		"      --parents DEVICE     the parent chain of DEVICE up to the root\n"
-		"  -E, --explain DIR        which rule makes DIR the kind it is\n"
+		"      --parents DEVICE...  the parent chain of each DEVICE up to the root\n"
+		"  -E, --explain DIR...     which rule makes each DIR the kind it is\n"
 		"      --properties DEVICE  KEY=VALUE lines as udevadm info -q property,\n"
 		"                           with vendor, model and module names\n"
 		"      --export             --properties: KEY='VALUE', as udevadm info -x\n"
+		"      --property KEY[,KEY...]\n"
+		"                           --properties: only these keys (repeat: more)\n"
+		"      --value              --properties: the values alone, one a line\n"
 		"  -S, --stats              the article's measurements, see sysdev(7)\n"
 		"      --get-latency-tolerance DEVICE\n"
 		"                           print power/pm_qos_latency_tolerance_us\n"
@@ -159,7 +162,7 @@ static const char *const given_names[] = {
     "--root",	   "--json",	   "--all",	"--attrs",  "--power",	 "--depth",
     "--subsystem", "START",	   "--format",	"--output", "--list",	 "--raw",
     "--pairs",	   "--noheadings", "--ascii",	"--driver", "--sysname", "--match",
-    "--unlinked",  "--export",	   "--nomatch", "--sort",   "--width"};
+    "--unlinked",  "--export",	   "--nomatch", "--sort",   "--width",	 "--property"};
 
 /* A mode in a message: its option, or "the tree". */
 static const char *mode_name(const struct mode *m)
@@ -182,7 +185,7 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 	bool diff = false;
 
 	/* room for every argument in each filter list */
-	lists = calloc(8 * (size_t)argc, sizeof(*lists));
+	lists = calloc(9 * (size_t)argc, sizeof(*lists));
 	if (!lists)
 		return EXIT_RUNTIME;
 	o->subsystems = lists;
@@ -193,6 +196,7 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 	o->nomatch_sysnames = lists + 5 * argc;
 	o->nomatch_drivers = lists + 6 * argc;
 	o->nomatches = lists + 7 * argc;
+	o->property_keys = lists + 8 * argc;
 	/* our own messages: getopt's start with argv[0], a full path when run so */
 	opterr = 0;
 	while ((cur = optind,
@@ -359,6 +363,14 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 			m = MODE_PROPERTIES;
 			modes_given++;
 			break;
+		case OPT_PROPERTY:
+			o->property_keys[o->n_property_keys++] = optarg;
+			given |= GIVEN_PROPERTY;
+			break;
+		case OPT_VALUE:
+			o->value_only = true;
+			given |= GIVEN_PROPERTY;
+			break;
 		case OPT_EXPORT:
 			o->export_values = true;
 			given |= GIVEN_EXPORT;
@@ -452,7 +464,8 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 		o->diff_old = argv[optind++];
 		o->diff_new = argv[optind++];
 	} else if (want_arg) {
-		if (optind + 1 != argc) {
+		if (optind + 1 != argc &&
+		    !(optind < argc && (m == MODE_PARENTS || m == MODE_EXPLAIN))) {
 			if (optind == argc)
 				warnx_(modes[m].name, "needs a DEVICE");
 			else
@@ -462,7 +475,14 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 			return EXIT_USAGE;
 		}
 		*want_arg = argv[optind++];
-	} else if (optind < argc) {
+	}
+	if ((m == MODE_PARENTS || m == MODE_EXPLAIN) && (o->parents || o->explain) &&
+	    optind < argc) {
+		/* several DEVICEs, as udevadm info takes them: each in turn */
+		o->more_devices = argv + optind;
+		o->n_more_devices = (size_t)(argc - optind);
+		optind = argc;
+	} else if (!want_arg && optind < argc) {
 		o->start = argv[optind++];
 		given |= GIVEN_START;
 	}
@@ -551,6 +571,11 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 		o->sort = one[0];
 		free(one);
 	}
+	if (o->value_only && (o->json || o->export_values)) {
+		warnx_("--value", "cannot be used with %s", o->json ? "--json" : "--export");
+		fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
+		return EXIT_USAGE;
+	}
 	if (o->export_values && o->json) {
 		warnx_("--export", "cannot be used with --json");
 		fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
@@ -596,4 +621,5 @@ void options_free(struct options *o)
 	free(o->subsystems); /* the one allocation of the four filter lists */
 	o->subsystems = o->drivers = o->sysnames = o->matches = NULL;
 	o->nomatch_subsystems = o->nomatch_sysnames = o->nomatch_drivers = o->nomatches = NULL;
+	o->property_keys = NULL;
 }

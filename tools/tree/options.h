@@ -30,6 +30,8 @@ enum {
 	OPT_SYSNAME_NOMATCH,
 	OPT_DRIVER_NOMATCH,
 	OPT_NOMATCH,
+	OPT_PROPERTY,
+	OPT_VALUE,
 };
 
 /* Options that modify a mode; each mode accepts a set of them. */
@@ -57,6 +59,7 @@ enum {
 	GIVEN_NOMATCH = 1u << 20, /* any of the four negations */
 	GIVEN_SORT = 1u << 21,
 	GIVEN_WIDTH = 1u << 22,
+	GIVEN_PROPERTY = 1u << 23, /* --property KEY, --value */
 };
 #define GIVEN_FILTERS                                                                              \
 	(GIVEN_SUBSYSTEM | GIVEN_DRIVER | GIVEN_SYSNAME | GIVEN_MATCH | GIVEN_UNLINKED |           \
