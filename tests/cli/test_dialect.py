@@ -542,6 +542,42 @@ def several_and_property(trees):
     check("--property without --properties: exit 2", r.returncode == 2, r.stderr)
 
 
+def parents_attr_groups():
+    """--parents --attrs: every attribute group's files, checked against the live /sys."""
+    dev = "/sys/class/block/vda" if os.path.exists("/sys/class/block/vda") else \
+        "/sys/class/net/lo"
+    real = os.path.realpath(dev)
+    r = run("--parents", "--attrs", "-J", dev)
+    chain = json.loads(r.stdout)["chain"] if r.returncode == 0 else []
+    want = {}
+    for d, subdirs, files in os.walk(real):
+        keep = []
+        for s in subdirs:
+            p = os.path.join(d, s)
+            if os.path.islink(p) or os.path.isfile(os.path.join(p, "uevent")):
+                continue
+            if s in os.listdir("/sys/class") and any(
+                    os.path.isfile(os.path.join(p, x, "uevent")) for x in os.listdir(p)):
+                continue  # a class grouping directory
+            keep.append(s)
+        subdirs[:] = keep
+        if d != real:
+            want[d[len(real) + 1:]] = sorted(f for f in files
+                                             if os.path.isfile(os.path.join(d, f)) and
+                                             not os.path.islink(os.path.join(d, f)))
+    got = {g: sorted(v) for g, v in chain[0].get("attribute_groups", {}).items()} \
+        if chain else None
+    check(f"--parents --attrs -J {dev}: attribute_groups holds every group below the device "
+          "and each group's files, as os.walk finds them", got == want,
+          sorted(set(got or {}) ^ set(want))[:5])
+    r = run("--parents", "--attrs", dev)
+    text = r.stdout.decode()
+    import re
+    check("--parents --attrs: power/runtime_status shown under its group power/",
+          re.search(r"\n          power/\n(            @.*\n)*            @runtime_status = ",
+                    text) is not None, text[:300])
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="sysdev-dialect.")
     try:
@@ -558,6 +594,7 @@ def main():
         dot(trees)
         power_resume()
         several_and_property(trees)
+        parents_attr_groups()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     C.finish()
