@@ -425,6 +425,10 @@ static int scan_index(struct sysdev_enumerator *e, const char *dir)
 			continue;
 		}
 		r = device_new_indexed(e->ctx, devpath, &dev);
+		/* a directory this user may search but not list (0711): the slow way,
+		 * which opens it as O_PATH, as the walk does */
+		if (r == -EACCES)
+			r = sysdev_device_new_from_devpath(e->ctx, devpath, &dev);
 		free(devpath);
 		if (r < 0) {
 			r = r == -ENOMEM ? r : 0; /* dangling or not a device: not listed */
@@ -462,6 +466,8 @@ static int scan_bus_roots(struct sysdev_enumerator *e, const char *bus)
 		if (e->parent && !in_subtree(e->parent, devpath))
 			continue;
 		r = device_new_indexed(e->ctx, devpath, &dev);
+		if (r == -EACCES)
+			r = sysdev_device_new_from_devpath(e->ctx, devpath, &dev);
 		if (r == -ENOMEM)
 			return r;
 		if (r < 0)
