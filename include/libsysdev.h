@@ -645,7 +645,9 @@ int sysdev_enumerator_add_match_unlinked(struct sysdev_enumerator *enumerator);
  * By default the scan finds the devices libudev finds: those with a
  * subsystem link (libudev looks only through S/bus and S/class).  @allow
  * true also finds the devices without one (/devices/pci0000:00,
- * cpu/cpu0/cache/index0), which a walk shows.
+ * cpu/cpu0/cache/index0), which a walk shows, and with a subsystem match read
+ * through the indexes, the roots of that bus (S/devices/system/NAME,
+ * S/devices/virtual/NAME) where they link to it, though no index names them.
  * Since: 1.0
  */
 int sysdev_enumerator_allow_no_subsystem(struct sysdev_enumerator *enumerator, bool allow);

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -464,28 +465,30 @@ static void sort_unique(struct sysdev_enumerator *e)
 /* Add each device that the links of index directory @dir (relative to the root) name. */
 static int scan_index(struct sysdev_enumerator *e, const char *dir)
 {
+	_cleanup_close_ int fd = -1;
 	struct name_set set;
 	int r;
 
-	r = name_set_load(e->ctx->root_fd, dir + 1, &set);
-	if (r == -ENOENT || r == -ENOTDIR)
+	/* opened once: each entry is then one readlinkat() */
+	fd = open_below(e->ctx->root_fd, dir + 1, NULL);
+	if (fd == -ENOENT || fd == -ENOTDIR)
 		return 0;
+	if (fd < 0)
+		return fd;
+	r = name_set_load_fd(fd, &set);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < set.n && r >= 0; i++) {
 		struct sysdev_device *dev;
-		char *path, *target = NULL, *devpath;
+		char *target = NULL, *devpath;
 		int rl;
 
-		if (asprintf(&path, "%s/%s", dir + 1, set.names[i]) < 0) {
-			r = -ENOMEM;
-			break;
-		}
 		/* the kernel's index entries are relative links: resolved as text, as udev does */
-		rl = readlink_below(e->ctx->root_fd, path, &target);
-		free(path);
-		if (rl < 0)
+		rl = readlink_alloc(fd, set.names[i], &target);
+		if (rl < 0) {
+			r = rl == -ENOMEM ? rl : 0;
 			continue; /* an attribute of the class (S/class/firmware/timeout) */
+		}
 		devpath = resolve_link_target(e->ctx->root, dir, target);
 		free(target);
 		if (!devpath)
@@ -495,6 +498,10 @@ static int scan_index(struct sysdev_enumerator *e, const char *dir)
 			continue;
 		}
 		r = device_new_indexed(e->ctx, devpath, &dev);
+		/* a directory this user may search but not list (0711): the slow way,
+		 * which opens it as O_PATH, as the walk does */
+		if (r == -EACCES)
+			r = sysdev_device_new_from_devpath(e->ctx, devpath, &dev);
 		free(devpath);
 		if (r < 0) {
 			r = r == -ENOMEM ? r : 0; /* dangling or not a device: not listed */
@@ -511,6 +518,41 @@ static int scan_index(struct sysdev_enumerator *e, const char *dir)
 	}
 	name_set_free(&set);
 	return r < 0 ? r : 0;
+}
+
+/*
+ * The roots of bus @bus (S/devices/system/BUS, S/devices/virtual/BUS): where
+ * a kernel links one to its bus, no index names it, but a walk finds it.
+ */
+static int scan_bus_roots(struct sysdev_enumerator *e, const char *bus)
+{
+	static const char *const tops[] = {"/devices/system/", "/devices/virtual/"};
+
+	for (size_t t = 0; t < 2; t++) {
+		struct sysdev_device *dev;
+		char devpath[PATH_MAX];
+		int r;
+
+		if ((size_t)snprintf(devpath, sizeof(devpath), "%s%s", tops[t], bus) >=
+		    sizeof(devpath))
+			continue;
+		if (e->parent && !in_subtree(e->parent, devpath))
+			continue;
+		r = device_new_indexed(e->ctx, devpath, &dev);
+		if (r == -EACCES)
+			r = sysdev_device_new_from_devpath(e->ctx, devpath, &dev);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0)
+			continue;
+		r = device_matches(e, dev);
+		if (r > 0 && (r = result_add(e, dev)) == 0)
+			continue;
+		sysdev_device_unref(dev);
+		if (r < 0)
+			return r;
+	}
+	return 0;
 }
 
 /* With the unlinked match: every devpath that an entry of S/bus or S/class links to. */
@@ -656,6 +698,8 @@ _public_ int sysdev_enumerator_scan(struct sysdev_enumerator *e)
 					return -ENOMEM;
 				r = scan_index(e, dir);
 				free(dir);
+				if (r >= 0 && e->no_subsystem)
+					r = scan_bus_roots(e, s);
 				if (r < 0)
 					return r;
 			}

@@ -356,6 +356,36 @@ def live(args, exe, tmpdir):
             strace_kinds("live", k, exe, "/sys", cmds[k])
 
 
+# ------------------------------- filtered lists against libudev (issue 23)
+# sysdev-tree's list of DEVPATH DEVNAME DRIVER against a small libudev lister
+# printing the same, process against process, taking turns in one run:
+# (label, sysdev-tree arguments, lister arguments, target speed-up)
+INDEXED_ROWS = [
+    ("block", ["-s", "block"], ["block"], 2),
+    ("net", ["-s", "net"], ["net"], 2),
+    ("all", [], [], 5),
+]
+
+
+def indexed_lists(args, exe):
+    cmds = {}
+    for label, filt, largs, _ in INDEXED_ROWS:
+        cmds["sysdev-tree-" + label] = [exe, "-r", "-n", "-o", "DEVPATH,DEVNAME,DRIVER", *filt]
+        cmds["udev-lister-" + label] = [os.path.abspath(args.lister), *largs]
+    loadavg("indexed start")
+    res = medians(cmds, max(args.runs, 31))
+    loadavg("indexed end")
+    for k, tm in res.items():
+        out("indexed %s wall_ms_median=%.2f cpu_ms_median=%.2f%s"
+            % (k, tm.wall_med * 1e3, tm.cpu_med * 1e3,
+               " failures=%d" % tm.fails if tm.fails else ""))
+    for label, _, _, target in INDEXED_ROWS:
+        a, b = res["sysdev-tree-" + label], res["udev-lister-" + label]
+        w, c = b.wall_med / a.wall_med, b.cpu_med / a.cpu_med
+        out("indexed speedup %s udev-lister/sysdev-tree=%.2fx cpu=%.2fx target>=%dx %s (cpu %s)"
+            % (label, w, c, target, verdict(w >= target), verdict(c >= target)))
+
+
 # ---------------------------------------------------------- synthetic trees
 class Place:
     """Where the synthetic trees go: a private tmpfs mount when we are root
@@ -481,12 +511,13 @@ def synthetic(args, exe, tmpdir):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--exe", required=True, help="the sysdev-tree executable")
-    ap.add_argument("--part", choices=["live", "synthetic", "all"], default="all")
+    ap.add_argument("--part", choices=["live", "synthetic", "all", "indexed"], default="all")
     ap.add_argument("--sizes", default="1000,10000,100000")
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--strace-top", type=int, default=8,
                     help="how many syscalls to break down per command")
     ap.add_argument("--no-strace", action="store_true")
+    ap.add_argument("--lister", help="tests/bench/udev-lister: the filtered lists against it")
     ap.add_argument("--enumtool", help="tests/enumerate/enumtool: time the enumerator too")
     ap.add_argument("--strace-max", type=int, default=10000,
                     help="largest synthetic tree to run under strace")
@@ -500,6 +531,8 @@ def main():
     with tempfile.TemporaryDirectory(prefix="sysdev-bench-strace-") as tmpdir:
         if args.part in ("live", "all"):
             live(args, exe, tmpdir)
+        if args.part in ("live", "all", "indexed") and args.lister:
+            indexed_lists(args, exe)
         if args.part in ("synthetic", "all"):
             synthetic(args, exe, tmpdir)
     return 0

@@ -20,7 +20,7 @@ import mktree  # noqa: E402
 TOOL = os.path.abspath(sys.argv[1])
 FIXTURE = os.path.abspath(sys.argv[2])
 FIXTURES = os.path.abspath(sys.argv[3])
-COLUMNS = ("DEVPATH NAME KIND SUBSYSTEM SUBSYSTEM_KIND DRIVER MODULE PARENT CLASS_DIR "
+COLUMNS = ("DEVPATH NAME KIND SUBSYSTEM SUBSYSTEM_KIND DRIVER MODULE PARENT PARENT_DRIVER CLASS_DIR "
            "PLACEMENT DEVNUM DEVID DEVNAME DEVTYPE MODALIAS VENDOR MODEL RUNTIME_STATUS "
            "LATENCY_TOLERANCE").split()
 HWDB = {}
@@ -144,11 +144,21 @@ class Model:
         key = props.get("MODALIAS") or modalias
         names = hwdb(key) if key else {}
         usb_keyed = not key and props.get("DEVTYPE") == "usb_device"
+        vendor, model = names.get("ID_VENDOR_FROM_DATABASE"), names.get("ID_MODEL_FROM_DATABASE")
+        # none of its own (and not a USB device keyed otherwise): the nearest
+        # ancestor's, as udev's ID_VENDOR_FROM_DATABASE of an interface is its card's
+        if not (vendor or model) and not usb_keyed and parent in self.devs:
+            pf = self.devs[parent]
+            vendor, model, usb_keyed = pf["vendor"], pf["model"], pf["usb_keyed"]
+        pdrv, q = None, parent
+        while q in self.devs and pdrv is None:
+            pdrv = self.devs[q]["driver"]
+            q = self.devs[q]["parent"]
         return {
             "devpath": devpath, "name": os.path.basename(devpath), "kind": "device",
             "subsystem": sub, "subsystem_kind": sk, "driver": driver, "module": module,
-            "vendor": names.get("ID_VENDOR_FROM_DATABASE"),
-            "model": names.get("ID_MODEL_FROM_DATABASE"), "usb_keyed": usb_keyed,
+            "vendor": vendor, "model": model, "usb_keyed": usb_keyed,
+            "parent_driver": pdrv,
             "parent": parent, "class_dir": class_dir, "placement": placement,
             "devnum": devnum,
             "devid": (("b" if sub == "block" else "c") + devnum) if devnum else None,

@@ -252,7 +252,7 @@ def zsh_tests(root):
          ["net:" + n for n in nets] if len(nets) > 1 else nets),
         ("-o lists the columns", "sysdev-tree -o ", columns()),
         ("--format", "sysdev-tree --stats --format=", ["text", "json", "openmetrics"]),
-        ("the options", "sysdev-tree --pr", ["--properties"]),
+        ("the options", "sysdev-tree --propert", ["--properties", "--property"]),
     ]
     outs = list(zsh_session([c[1] for c in cases]))
     for (label, line, want), out in zip(cases, outs):

@@ -173,7 +173,8 @@ def main():
                     ["json", "openmetrics", "text"], tmp)
         expect_bash(*tr, "--format of --diff", "--diff a.sysfs b.sysfs --format ",
                     ["json", "jsonl", "text"], tmp)
-        expect_bash(*tr, "--format of the tree", "--format ", ["json", "text"], tmp)
+        expect_bash(*tr, "--format of the tree", "--format ", ["dot", "json", "text"], tmp)
+        expect_bash(*tr, "--format of a list", "-l --format ", ["json", "text"], tmp)
         expect_bash(*tr, "--format= of -S", "-S --format=", ["json", "openmetrics", "text"], tmp)
 
         if not shutil.which("zsh"):

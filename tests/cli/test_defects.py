@@ -188,8 +188,8 @@ def start_kinds(root):
 
 # 5 -------------------------------------------------------------------------
 def options(root, tmp):
-    for args, word in ((["--stats", CLIENT], b"START"), (["--parents", CLIENT, "/devices/platform"], b"/devices/platform"),
-                       (["--explain", CLIENT, "/devices/platform"], b"/devices/platform"),
+    # (--parents and --explain take several DEVICEs since issue 23: test_dialect.py)
+    for args, word in ((["--stats", CLIENT], b"START"),
                        (["--capture", os.path.join(tmp, "cap"), "--json"], b"--json"),
                        (["--diff", root, root], b"--root"),
                        (["--set-latency-tolerance", "5", CLIENT, "--json"], b"--json"),

@@ -42,9 +42,16 @@ struct options {
 	const char **tags;
 	size_t n_tags;
 	int initialized; /* 1 initialized only, -1 not initialized only, 0 any */
+	/* negations, as udevadm's: any one matching drops the device; a device that
+	 * lacks the field is kept */
+	const char **nomatch_subsystems, **nomatch_sysnames, **nomatch_drivers;
+	const char **nomatches; /* KEY=GLOB */
+	size_t n_nomatch_subsystems, n_nomatch_sysnames, n_nomatch_drivers, n_nomatches;
 	/* columns and formats */
 	const struct column **cols;
 	size_t n_cols;
+	const struct column *sort; /* -x: the lists by it */
+	size_t width;		   /* -w, or the terminal's with -l; 0: no limit */
 	enum { FORMAT_TREE, FORMAT_LIST, FORMAT_RAW, FORMAT_PAIRS } list_format;
 	bool noheadings;
 	bool ascii;
@@ -60,7 +67,12 @@ struct options {
 	const char *properties;	      /* --properties DEVICE (the first of them) */
 	const char **properties_more; /* the other DEVICEs */
 	size_t n_properties_more;
-	bool export_values; /* --export: KEY='VALUE' */
+	bool export_values;  /* --export: KEY='VALUE' */
+	char **more_devices; /* --parents, --explain: the DEVICEs after the first */
+	size_t n_more_devices;
+	const char **property_keys; /* --property KEY[,KEY...]: only these */
+	size_t n_property_keys;
+	bool value_only; /* --value: the values alone */
 	const char *set_lt_value;
 	const char *lt_device; /* --set- or --get-latency-tolerance */
 	bool get_lt;
@@ -73,6 +85,8 @@ struct options {
 /* out-tree.c, out-json.c, cmd-*.c: each returns an exit status */
 int cmd_tree(struct sysdev *ctx, const struct options *o);
 int cmd_json(struct sysdev *ctx, const struct options *o);
+/* out-dot.c: the tree as a Graphviz graph (--format=dot) */
+int cmd_dot(struct sysdev *ctx, const struct options *o);
 int cmd_list(struct sysdev *ctx, const struct options *o);
 /* every column and its description (JSON with --json); needs no root */
 int cmd_list_columns(struct sysdev *ctx, const struct options *o);
@@ -114,11 +128,24 @@ int report_walk(struct sysdev *ctx, const char *start, int err, const struct wal
 
 /* select.c: the devices the filters select, and their ancestors, in walk order */
 struct selection {
-	char **paths;	     /* devpaths, walk order, no duplicates */
-	unsigned char *next; /* the path has a later sibling in paths */
+	char **paths;	       /* devpaths, walk order, no duplicates */
+	unsigned char *next;   /* the path has a later sibling in paths */
+	unsigned char *chosen; /* the filters chose it (not only an ancestor) */
 	size_t n;
 };
 bool filters_given(const struct options *o);
+/* -s NAME/DEVTYPE: whether a device of @subsystem and @devtype passes the -s list
+ * (any one; a DEVTYPE never passes a device without one); true without -s */
+bool subsystem_selected(const struct options *o, const char *subsystem, const char *devtype);
+/* The negations: whether a device with these fields is kept; @value gives a
+ * property or attribute KEY (NULL: it has none), into @buf where it must */
+bool negations_pass(const struct options *o, const char *subsystem, const char *sysname,
+		    const char *driver,
+		    const char *(*value)(void *data, const char *key, char *buf, size_t size),
+		    void *data);
+/* What the enumerator cannot hold of the filters (DEVTYPE, the negations), for
+ * each device it found: whether @dev is kept */
+bool filter_keep(const struct options *o, struct sysdev_device *dev);
 /* An enumerator holding the filters (and @start as its parent); warns, returns < 0 on error. */
 int filter_enumerator(struct sysdev *ctx, const struct options *o, const char *start,
 		      struct sysdev_enumerator **ret);

@@ -75,25 +75,37 @@ static void reason_words(const char *devpath, struct sysdev_reason *r, char *buf
 	}
 }
 
-int cmd_explain(struct sysdev *ctx, const struct options *o)
+/* The facts of enum sysdev_fact, by name (JSON members). */
+static const char *const fact_names[_SYSDEV_FACT_MAX] = {
+    [SYSDEV_FACT_HAS_UEVENT] = "has_uevent",
+    [SYSDEV_FACT_NAME_IS_CLASS] = "name_is_class",
+    [SYSDEV_FACT_PARENT_IS_DEVICE] = "parent_is_device",
+    [SYSDEV_FACT_PARENT_IS_VIRTUAL] = "parent_is_virtual",
+    [SYSDEV_FACT_BELOW_DEVICE] = "below_device",
+    [SYSDEV_FACT_EMPTY] = "empty",
+    [SYSDEV_FACT_HAS_DEVICE_CHILD] = "has_device_child",
+    [SYSDEV_FACT_UNREADABLE] = "unreadable",
+};
+
+static int explain_one(struct sysdev *ctx, const struct options *o, const char *arg)
 {
 	struct sysdev_reason *r;
 	char reason[1024];
 	char *devpath = NULL;
 	int kind;
 
-	kind = resolve_start(ctx, o->explain, &devpath);
+	kind = resolve_start(ctx, arg, &devpath);
 	if (kind < 0)
 		return EXIT_RUNTIME;
 	kind = sysdev_explain(ctx, devpath, &r);
 	if (kind < 0) {
-		warnx_(o->explain, "%s", error_words(kind));
+		warnx_(arg, "%s", error_words(kind));
 		free(devpath);
 		return EXIT_RUNTIME;
 	}
 	reason_words(devpath, r, reason, sizeof(reason));
-	sysdev_reason_unref(r);
 	if (o->json) {
+		struct sysdev_device *parent = NULL;
 		struct jw w;
 
 		jw_init(&w, stdout);
@@ -101,6 +113,19 @@ int cmd_explain(struct sysdev *ctx, const struct options *o)
 		jw_member_string(&w, "path", devpath);
 		jw_member_string(&w, "kind", sysdev_kind_to_string(kind));
 		jw_member_string(&w, "reason", reason);
+		/* what the library decided from: the rule, its facts, the device above */
+		jw_member_string(&w, "rule", sysdev_rule_to_string(sysdev_reason_get_rule(r)));
+		jw_key(&w, "facts");
+		jw_begin_object(&w);
+		for (int f = 0; f < _SYSDEV_FACT_MAX; f++) {
+			jw_key(&w, fact_names[f]);
+			jw_bool(&w, sysdev_reason_has_fact(r, (enum sysdev_fact)f));
+		}
+		jw_end_object(&w);
+		jw_member_string(&w, "parent",
+				 sysdev_reason_get_parent(r, &parent) >= 0
+				     ? dev_str(parent, sysdev_device_get_devpath)
+				     : NULL);
 		jw_end_object(&w);
 		putchar('\n');
 		jw_done(&w);
@@ -110,6 +135,18 @@ int cmd_explain(struct sysdev *ctx, const struct options *o)
 		fput_text(stdout, reason);
 		fputc('\n', stdout);
 	}
+	sysdev_reason_unref(r);
 	free(devpath);
 	return 0;
+}
+
+/* Each DIR in turn (JSON lines with several); exit 1 when any could not be explained. */
+int cmd_explain(struct sysdev *ctx, const struct options *o)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i <= o->n_more_devices; i++)
+		if (explain_one(ctx, o, i ? o->more_devices[i - 1] : o->explain))
+			ret = EXIT_RUNTIME;
+	return ret;
 }

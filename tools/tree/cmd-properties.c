@@ -107,6 +107,27 @@ static int collect(struct sysdev_device *dev, struct names *names, struct props 
 	return err;
 }
 
+/* --property KEY[,KEY...] (several: any): whether @key is shown */
+static bool key_wanted(const struct options *o, const char *key)
+{
+	size_t klen = strlen(key);
+
+	if (!o->n_property_keys)
+		return true;
+	for (size_t i = 0; i < o->n_property_keys; i++) {
+		for (const char *p = o->property_keys[i];;) {
+			size_t len = strcspn(p, ",");
+
+			if (len == klen && strncmp(p, key, len) == 0)
+				return true;
+			if (!p[len])
+				break;
+			p += len + 1;
+		}
+	}
+	return false;
+}
+
 struct run {
 	const struct options *o;
 	struct names *names;
@@ -158,6 +179,14 @@ static int print_device(struct sysdev *ctx, struct run *r, struct sysdev_device 
 	}
 	r->blocks++;
 	for (size_t i = 0; i < p.n; i++) {
+		if (!key_wanted(o, p.v[i].key))
+			continue;
+		if (o->value_only) {
+			/* as udevadm info --value */
+			fput_text(stdout, p.v[i].value);
+			fputc('\n', stdout);
+			continue;
+		}
 		if (o->json) {
 			jw_break(&r->w, r->multi ? 2 : 1);
 			jw_member_string(&r->w, p.v[i].key, p.v[i].value);

@@ -165,6 +165,19 @@ static bool glob_any(const char *const *globs, size_t n, const char *s)
 	return false;
 }
 
+/* --nomatch KEY: an event's property (an event carries no attributes) */
+static const char *event_value(void *data, const char *key, char *buf, size_t size)
+{
+	const char *v = dev_property(data, key);
+
+	/* as udev holds it, and as --match reads it elsewhere: the node's path */
+	if (v && strcmp(key, "DEVNAME") == 0 && v[0] != '/') {
+		snprintf(buf, size, "/dev/%s", v);
+		return buf;
+	}
+	return v;
+}
+
 /*
  * The filters an event can answer: its DRIVER property, the last component
  * of its devpath, and its properties (an event carries no attributes).
@@ -174,8 +187,14 @@ static bool event_selected(const struct options *o, struct sysdev_device *ev)
 	const char *devpath = dev_str(ev, sysdev_device_get_devpath),
 		   *slash = strrchr(devpath, '/');
 
-	if (!glob_any(o->drivers, o->n_drivers, dev_str(ev, sysdev_device_get_driver)) ||
-	    !glob_any(o->sysnames, o->n_sysnames, slash ? slash + 1 : devpath))
+	const char *subsystem = dev_str(ev, sysdev_device_get_subsystem),
+		   *driver = dev_str(ev, sysdev_device_get_driver);
+
+	/* the device model's fields: a synthesized remove has no properties */
+	if (!glob_any(o->drivers, o->n_drivers, driver) ||
+	    !glob_any(o->sysnames, o->n_sysnames, slash ? slash + 1 : devpath) ||
+	    !subsystem_selected(o, subsystem, dev_str(ev, sysdev_device_get_devtype)) ||
+	    !negations_pass(o, subsystem, slash ? slash + 1 : devpath, driver, event_value, ev))
 		return false;
 	for (size_t i = 0; i < o->n_matches; i++) {
 		const char *eq = strchr(o->matches[i], '=');

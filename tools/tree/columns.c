@@ -124,15 +124,48 @@ static const char *get_latency_tolerance(const struct row *r, char *buf, size_t 
 	return read_attr(r, "power/pm_qos_latency_tolerance_us", buf, size);
 }
 
-/* udev's hwdb names, looked up (and cached) per modalias */
+/* How far up VENDOR, MODEL and PARENT_DRIVER look: a bound on a hostile chain. */
+#define ANCESTORS_MAX 32
+
+/*
+ * udev's hwdb names, looked up (and cached) per modalias; where the device has
+ * none, the nearest ancestor's that has one (a network interface: its card's,
+ * as udev's ID_VENDOR_FROM_DATABASE)
+ */
 static const char *get_vendor_model(const struct row *r, bool model)
 {
-	const char *vendor = NULL, *mdl = NULL;
+	struct sysdev_device *dev = r->dev;
 
-	if (!r->names || !r->dev)
+	if (!r->names)
 		return NULL;
-	names_vendor_model(r->names, r->dev, &vendor, &mdl);
-	return model ? mdl : vendor;
+	for (unsigned i = 0; dev && i <= ANCESTORS_MAX; i++) {
+		const char *vendor = NULL, *mdl = NULL;
+
+		names_vendor_model(r->names, dev, &vendor, &mdl);
+		if (vendor || mdl)
+			return model ? mdl : vendor;
+		if (sysdev_device_get_parent(dev, &dev) < 0)
+			break;
+	}
+	return NULL;
+}
+
+/* the driver of the nearest ancestor that has one: the card that serves a disk */
+static const char *get_parent_driver(const struct row *r, char *buf, size_t size)
+{
+	struct sysdev_device *dev = r->dev;
+
+	(void)buf, (void)size;
+	for (unsigned i = 0; dev && i < ANCESTORS_MAX; i++) {
+		const char *drv;
+
+		if (sysdev_device_get_parent(dev, &dev) < 0)
+			break;
+		drv = dev_str(dev, sysdev_device_get_driver);
+		if (drv)
+			return drv;
+	}
+	return NULL;
 }
 
 static const char *get_vendor(const struct row *r, char *buf, size_t size)
@@ -206,6 +239,8 @@ const struct column columns[] = {
     {"MODULE", "module", "kernel module of the driver (its module link), empty when built in",
      COL_NAMES, get_module},
     {"PARENT", "parent", "devpath of the nearest ancestor device", 0, get_parent},
+    {"PARENT_DRIVER", "parent_driver", "the driver of the nearest ancestor that has one", 0,
+     get_parent_driver},
     {"CLASS_DIR", "class_dir", "the class grouping directory the device sits in", 0, get_class_dir},
     {"PLACEMENT", "placement", "devices, virtual or system", 0, get_placement},
     {"DEVNUM", "devnum", "device number, MAJOR:MINOR", 0, get_devnum},
@@ -214,9 +249,11 @@ const struct column columns[] = {
     {"DEVTYPE", "devtype", "DEVTYPE from the uevent file", COL_UEVENT, get_devtype},
     {"MODALIAS", "modalias", "the modalias attribute, or else the MODALIAS property", COL_UEVENT,
      get_modalias},
-    {"VENDOR", "vendor", "vendor name from udev's hardware database, by modalias",
+    {"VENDOR", "vendor",
+     "vendor name from udev's hardware database, by modalias (or the nearest ancestor's)",
      COL_UEVENT | COL_NAMES, get_vendor},
-    {"MODEL", "model", "model name from udev's hardware database, by modalias",
+    {"MODEL", "model",
+     "model name from udev's hardware database, by modalias (or the nearest ancestor's)",
      COL_UEVENT | COL_NAMES, get_model},
     {"RUNTIME_STATUS", "runtime_status", "power/runtime_status as it reads", 0, get_runtime_status},
     {"LATENCY_TOLERANCE", "latency_tolerance",
@@ -238,6 +275,71 @@ const struct column columns[] = {
 };
 const size_t n_columns = sizeof(columns) / sizeof(columns[0]);
 
+static const char *get_attr_arg(const struct row *r, const char *arg, char *buf, size_t size)
+{
+	return read_attr(r, arg, buf, size);
+}
+
+/* a property as udev holds it, as --match reads it */
+static const char *get_prop_arg(const struct row *r, const char *arg, char *buf, size_t size)
+{
+	const char *v = NULL;
+
+	(void)buf, (void)size;
+	return r->dev && sysdev_device_get_udev_property(r->dev, arg, &v) >= 0 ? v : NULL;
+}
+
+struct generic_column {
+	struct column c; /* first: a struct column * of one is its address */
+	const char *(*get_arg)(const struct row *r, const char *arg, char *buf, size_t size);
+	const char *arg;
+	char *pairs;
+};
+
+const char *column_value(const struct column *c, const struct row *r, char *buf, size_t size)
+{
+	const struct generic_column *g = (const struct generic_column *)c;
+
+	return c->get ? c->get(r, buf, size) : g->get_arg(r, g->arg, buf, size);
+}
+
+const char *column_pairs_name(const struct column *c)
+{
+	return c->get ? c->name : ((const struct generic_column *)c)->pairs;
+}
+
+/*
+ * ATTR:NAME or PROP:KEY (the prefix in any case): a column of its own, named as
+ * given.  The generic columns live as long as the process (the options do).
+ */
+static const struct column *column_generic(const char *name, size_t len)
+{
+	struct generic_column *c;
+	char *s, *pairs;
+	bool attr = len > 5 && strncasecmp(name, "ATTR:", 5) == 0;
+
+	if (!attr && !(len > 5 && strncasecmp(name, "PROP:", 5) == 0))
+		return NULL;
+	c = calloc(1, sizeof(*c));
+	s = strndup(name, len);
+	pairs = strndup(name, len);
+	if (!c || !s || !pairs) {
+		free(c), free(s), free(pairs);
+		return NULL;
+	}
+	for (char *p = pairs; *p; p++)
+		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_'))
+			*p = '_';
+	c->c.name = c->c.key = s;
+	c->c.help = attr ? "an attribute" : "a property";
+	c->c.flags = attr ? 0 : COL_UEVENT;
+	c->get_arg = attr ? get_attr_arg : get_prop_arg;
+	c->arg = s + 5;
+	c->pairs = pairs;
+	return &c->c;
+}
+
 static const struct column *column_find(const char *name, size_t len)
 {
 	for (size_t i = 0; i < n_columns; i++)
@@ -252,10 +354,12 @@ static int add_list(const char *list, const struct column ***cols, size_t *n, si
 
 	for (;;) {
 		size_t len = strcspn(p, ",");
-		const struct column *c = column_find(p, len);
+		const struct column *c = column_find(p, len) ?: column_generic(p, len);
 
 		if (!c) {
-			warnx_("--output", "unknown column '%.*s' (--list-columns names them)",
+			warnx_("--output",
+			       "unknown column '%.*s' (--list-columns names them; ATTR:NAME and "
+			       "PROP:KEY show an attribute and a property)",
 			       (int)len, p);
 			return -EINVAL;
 		}
@@ -275,6 +379,16 @@ int columns_parse(const char *list, const char *defaults, const struct column **
 
 	*cols = NULL;
 	*n = 0;
+	if (!list && !defaults) {
+		/* -O: every column of the table */
+		*cols = calloc(n_columns, sizeof(**cols));
+		if (!*cols)
+			return -ENOMEM;
+		for (size_t i = 0; i < n_columns; i++)
+			(*cols)[i] = &columns[i];
+		*n = n_columns;
+		return 0;
+	}
 	if (list && list[0] == '+')
 		err = add_list(defaults, cols, n, &cap);
 	if (err >= 0)

@@ -36,12 +36,22 @@ struct column {
 	const char *(*get)(const struct row *r, char *buf, size_t size);
 };
 
+/*
+ * A column's value for @r.  ATTR:NAME and PROP:KEY, made by columns_parse(),
+ * are named as given (name and JSON key) and have no get().
+ */
+const char *column_value(const struct column *c, const struct row *r, char *buf, size_t size);
+/* Its name in -P: every byte outside [A-Za-z0-9_] as _ (ATTR_queue_rotational). */
+const char *column_pairs_name(const struct column *c);
+
 extern const struct column columns[];
 extern const size_t n_columns;
 
 /*
  * Parse -o LIST (comma-separated names, any case; "+LIST" adds to @defaults,
- * itself a LIST).  Says which name is unknown in one line and returns -EINVAL.
+ * itself a LIST; NULL @list and @all: every column of the table).  A name is a
+ * column's whole name, or ATTR:NAME (an attribute) or PROP:KEY (a property).
+ * Says which name is unknown in one line and returns -EINVAL.
  */
 int columns_parse(const char *list, const char *defaults, const struct column ***cols, size_t *n);
 /* Whether any of the columns has @flag. */

@@ -51,7 +51,14 @@ int main(int argc, char **argv)
 	    {"initialized-match", no_argument, NULL, OPT_INITIALIZED_MATCH},
 	    {"initialized-nomatch", no_argument, NULL, OPT_INITIALIZED_NOMATCH},
 	    {"udev-db", required_argument, NULL, OPT_UDEV_DB},
+	    {"subsystem-nomatch", required_argument, NULL, OPT_SUBSYSTEM_NOMATCH},
+	    {"sysname-nomatch", required_argument, NULL, OPT_SYSNAME_NOMATCH},
+	    {"driver-nomatch", required_argument, NULL, OPT_DRIVER_NOMATCH},
+	    {"nomatch", required_argument, NULL, OPT_NOMATCH},
 	    {"output", required_argument, NULL, 'o'},
+	    {"output-all", no_argument, NULL, 'O'},
+	    {"sort", required_argument, NULL, 'x'},
+	    {"width", required_argument, NULL, 'w'},
 	    {"list-columns", no_argument, NULL, OPT_LIST_COLUMNS},
 	    {"list", no_argument, NULL, 'l'},
 	    {"raw", no_argument, NULL, 'r'},
@@ -75,6 +82,8 @@ int main(int argc, char **argv)
 	    {"export", no_argument, NULL, OPT_EXPORT},
 	    {"udev", no_argument, NULL, OPT_UDEV},
 	    {"receive-buffer", required_argument, NULL, OPT_RECEIVE_BUFFER},
+	    {"property", required_argument, NULL, OPT_PROPERTY},
+	    {"value", no_argument, NULL, OPT_VALUE},
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, 'V'},
 	    {0},
@@ -83,10 +92,12 @@ int main(int argc, char **argv)
 	static const struct mode modes[MODE_COUNT] = {
 	    [MODE_TREE] = {NULL, TREE_ACCEPTS, 0, cmd_tree},
 	    [MODE_JSON] = {NULL, TREE_ACCEPTS, 0, cmd_json},
+	    [MODE_DOT] = {NULL, TREE_ACCEPTS, 0, cmd_dot},
 	    /* -l, -r, -P: one line per device, in the walk's order */
 	    [MODE_LIST] = {"--list",
 			   GIVEN_ROOT | GIVEN_JSON | GIVEN_FILTERS | GIVEN_START | GIVEN_OUTPUT |
-			       GIVEN_LIST | GIVEN_RAW | GIVEN_PAIRS | GIVEN_NOHEADINGS,
+			       GIVEN_LIST | GIVEN_RAW | GIVEN_PAIRS | GIVEN_NOHEADINGS |
+			       GIVEN_SORT | GIVEN_WIDTH,
 			   0, cmd_list},
 	    [MODE_LIST_COLUMNS] = {"--list-columns", GIVEN_ROOT | GIVEN_JSON, MODE_NO_ROOT,
 				   cmd_list_columns},
@@ -94,8 +105,9 @@ int main(int argc, char **argv)
 			      cmd_parents},
 	    [MODE_EXPLAIN] = {"--explain", GIVEN_ROOT | GIVEN_JSON, 0, cmd_explain},
 	    [MODE_PROPERTIES] = {"--properties",
-				 GIVEN_ROOT | GIVEN_JSON | GIVEN_EXPORT | GIVEN_FILTERS, 0,
-				 cmd_properties},
+				 GIVEN_ROOT | GIVEN_JSON | GIVEN_EXPORT | GIVEN_FILTERS |
+				     GIVEN_PROPERTY,
+				 0, cmd_properties},
 	    [MODE_STATS] = {"--stats", GIVEN_ROOT | GIVEN_JSON | GIVEN_FORMAT, 0, cmd_stats},
 	    [MODE_OPENMETRICS] = {"--stats", GIVEN_ROOT | GIVEN_JSON | GIVEN_FORMAT, 0,
 				  cmd_stats_openmetrics},
@@ -111,7 +123,7 @@ int main(int argc, char **argv)
 	    [MODE_WATCH] = {"--watch",
 			    GIVEN_ROOT | GIVEN_JSON | GIVEN_SUBSYSTEM | GIVEN_DRIVER |
 				GIVEN_SYSNAME | GIVEN_MATCH | GIVEN_UDEV | GIVEN_PROPERTIES |
-				GIVEN_RECEIVE_BUFFER | GIVEN_TAG,
+				GIVEN_RECEIVE_BUFFER | GIVEN_TAG | GIVEN_NOMATCH,
 			    0, cmd_watch},
 	};
 	/*
@@ -127,9 +139,6 @@ int main(int argc, char **argv)
 
 	program_name = "sysdev-tree";
 	guard_std_fds();
-	/* the tree is drawn with ASCII where the locale's charset is not UTF-8 */
-	setlocale(LC_CTYPE, "");
-	o.ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
 	if (stdout_track_errors() < 0)
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	signal(SIGPIPE, SIG_IGN);
@@ -137,6 +146,12 @@ int main(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	mode = &modes[id];
+	/* the tree is drawn with ASCII where the locale's charset is not UTF-8; the
+	 * streamed lists (-r, -P, -J) measure nothing and skip loading a locale */
+	if (id != MODE_LIST || (o.list_format == FORMAT_LIST && !o.json)) {
+		setlocale(LC_CTYPE, "");
+		o.ascii = o.ascii || strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
+	}
 	if (mode->flags & MODE_NO_ROOT)
 		return mode->run(NULL, &o) ?: check_output();
 	raise_fd_limit();

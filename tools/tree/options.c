@@ -37,6 +37,11 @@ static void usage(FILE *f)
 		"  -o, --output LIST        columns to show, comma-separated; +LIST adds to the\n"
 		"                           default (tree: NAME,KIND,SUBSYSTEM,DRIVER,DEVNAME;\n"
 		"                           lists: DEVPATH,SUBSYSTEM,DRIVER,DEVNAME)\n"
+		"  -O, --output-all         every column of --list-columns\n"
+		"                           (ATTR:NAME, PROP:KEY: an attribute, a property)\n"
+		"  -x, --sort COLUMN        sort the lists by COLUMN (numbers by value)\n"
+		"  -w, --width N            -l: lines of at most N columns (default: the\n"
+		"                           terminal's), the widest column truncated\n"
 		"      --list-columns       every column with a one-line description\n"
 		"  -l, --list               one line per device, columns aligned\n"
 		"  -r, --raw                one line per device, values separated by one space\n"
@@ -56,18 +61,27 @@ static void usage(FILE *f)
 		"      --tag TAG            devices udev has tagged TAG (repeat: any one)\n"
 		"      --initialized-match, --initialized-nomatch\n"
 		"                           devices udev has (not) initialized\n"
+		"  -s NAME/DEVTYPE          devices of subsystem NAME whose DEVTYPE is DEVTYPE\n"
+		"      --subsystem-nomatch NAME\n"
+		"      --sysname-nomatch GLOB\n"
+		"      --driver-nomatch GLOB\n"
+		"      --nomatch KEY=GLOB   leave out the devices that match (repeat: any one);\n"
+		"                           a device that lacks the field is kept\n"
 		"  The tree shows the selected devices with their ancestors; no device\n"
 		"  selected: nothing printed, exit 1.\n"
 		"\n"
 		"Questions and actions:\n"
-		"      --parents DEVICE     the parent chain of DEVICE up to the root\n"
-		"  -E, --explain DIR        which rule makes DIR the kind it is\n"
+		"      --parents DEVICE...  the parent chain of each DEVICE up to the root\n"
+		"  -E, --explain DIR...     which rule makes each DIR the kind it is\n"
 		"      --properties [DEVICE...]\n"
 		"                           KEY=VALUE lines as udevadm info -q property,\n"
 		"                           with vendor, model and module names; several\n"
 		"                           DEVICEs, filters or none (every device): a block\n"
 		"                           each, a blank line between\n"
 		"      --export             --properties: KEY='VALUE', as udevadm info -x\n"
+		"      --property KEY[,KEY...]\n"
+		"                           --properties: only these keys (repeat: more)\n"
+		"      --value              --properties: the values alone, one a line\n"
 		"  -S, --stats              the article's measurements, see sysdev(7)\n"
 		"      --get-latency-tolerance DEVICE\n"
 		"                           print power/pm_qos_latency_tolerance_us\n"
@@ -76,6 +90,7 @@ static void usage(FILE *f)
 		"      --capture DIR        copy the tree (or START) into the empty DIR\n"
 		"      --diff OLD NEW       compare two sysfs roots (exit 1 when they differ)\n"
 		"      --format FORMAT      text, or json (as --json) in every mode that has it;\n"
+		"                           the tree: dot (a Graphviz graph) too;\n"
 		"                           --stats: openmetrics (Prometheus) too;\n"
 		"                           --diff: jsonl (one change a line) too\n"
 		"      --check-udev         compare the walk with libudev's enumeration\n"
@@ -157,19 +172,35 @@ static bool warn_ambiguous(const struct option *longopts, const char *arg)
 	return true;
 }
 
-static const char *const given_names[] = {"--root",	     "--json",
-					  "--all",	     "--attrs",
-					  "--power",	     "--depth",
-					  "--subsystem",     "START",
-					  "--format",	     "--output",
-					  "--list",	     "--raw",
-					  "--pairs",	     "--noheadings",
-					  "--ascii",	     "--driver",
-					  "--sysname",	     "--match",
-					  "--unlinked",	     "--export",
-					  "--tag",	     "--initialized-match",
-					  "--udev",	     "--properties",
-					  "--receive-buffer"};
+static const char *const given_names[] = {"--root",
+					  "--json",
+					  "--all",
+					  "--attrs",
+					  "--power",
+					  "--depth",
+					  "--subsystem",
+					  "START",
+					  "--format",
+					  "--output",
+					  "--list",
+					  "--raw",
+					  "--pairs",
+					  "--noheadings",
+					  "--ascii",
+					  "--driver",
+					  "--sysname",
+					  "--match",
+					  "--unlinked",
+					  "--export",
+					  "--tag",
+					  "--initialized-match",
+					  "--udev",
+					  "--properties",
+					  "--receive-buffer",
+					  "--nomatch",
+					  "--sort",
+					  "--width",
+					  "--property"};
 
 /* A mode in a message: its option, or "the tree". */
 static const char *mode_name(const struct mode *m)
@@ -183,7 +214,8 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 	enum mode_id m = MODE_TREE;
 	const char **want_arg = NULL; /* a mode's DEVICE given as the positional argument */
 	const char **lists;
-	const char *output = NULL;
+	const char *output = NULL, *sort = NULL;
+	bool output_all = false;
 	enum color_mode color = COLOR_AUTO;
 	struct stat st;
 	int c, modes_given = 0, cur = 1;
@@ -191,7 +223,7 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 	bool diff = false, properties_given = false;
 
 	/* room for every argument in each filter list */
-	lists = calloc(5 * (size_t)argc, sizeof(*lists));
+	lists = calloc(10 * (size_t)argc, sizeof(*lists));
 	if (!lists)
 		return EXIT_RUNTIME;
 	o->subsystems = lists;
@@ -199,10 +231,15 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 	o->sysnames = lists + 2 * argc;
 	o->matches = lists + 3 * argc;
 	o->tags = lists + 4 * argc;
+	o->nomatch_subsystems = lists + 5 * argc;
+	o->nomatch_sysnames = lists + 6 * argc;
+	o->nomatch_drivers = lists + 7 * argc;
+	o->nomatches = lists + 8 * argc;
+	o->property_keys = lists + 9 * argc;
 	/* our own messages: getopt's start with argv[0], a full path when run so */
 	opterr = 0;
 	while ((cur = optind,
-		c = getopt_long(argc, argv, ":JaApd:s:E:Sho:lrPniV", longopts, NULL)) != -1) {
+		c = getopt_long(argc, argv, ":JaApd:s:E:Sho:lrPniVOx:w:", longopts, NULL)) != -1) {
 		switch (c) {
 		case ':':
 		case '?': {
@@ -231,6 +268,27 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 			output = optarg;
 			given |= GIVEN_OUTPUT;
 			break;
+		case 'O':
+			output_all = true;
+			given |= GIVEN_OUTPUT;
+			break;
+		case 'x':
+			sort = optarg;
+			given |= GIVEN_SORT;
+			break;
+		case 'w': {
+			int w;
+
+			/* a count of display columns, as --depth's digits */
+			if (parse_depth(optarg, &w) < 0 || w < 1) {
+				warnx_("--width", "'%s' is not a number from 1 to %d", optarg,
+				       SYSDEV_MAX_DEPTH);
+				return EXIT_USAGE;
+			}
+			o->width = (size_t)w;
+			given |= GIVEN_WIDTH;
+			break;
+		}
 		case OPT_LIST_COLUMNS:
 			m = MODE_LIST_COLUMNS;
 			modes_given++;
@@ -267,12 +325,29 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 			given |= GIVEN_SYSNAME;
 			break;
 		case OPT_MATCH:
+		case OPT_NOMATCH:
 			if (!strchr(optarg, '=') || optarg[0] == '=') {
-				warnx_("--match", "'%s' is not KEY=GLOB", optarg);
+				warnx_(c == OPT_MATCH ? "--match" : "--nomatch",
+				       "'%s' is not KEY=GLOB", optarg);
 				return EXIT_USAGE;
 			}
-			o->matches[o->n_matches++] = optarg;
-			given |= GIVEN_MATCH;
+			if (c == OPT_MATCH)
+				o->matches[o->n_matches++] = optarg;
+			else
+				o->nomatches[o->n_nomatches++] = optarg;
+			given |= c == OPT_MATCH ? GIVEN_MATCH : GIVEN_NOMATCH;
+			break;
+		case OPT_SUBSYSTEM_NOMATCH:
+			o->nomatch_subsystems[o->n_nomatch_subsystems++] = optarg;
+			given |= GIVEN_NOMATCH;
+			break;
+		case OPT_SYSNAME_NOMATCH:
+			o->nomatch_sysnames[o->n_nomatch_sysnames++] = optarg;
+			given |= GIVEN_NOMATCH;
+			break;
+		case OPT_DRIVER_NOMATCH:
+			o->nomatch_drivers[o->n_nomatch_drivers++] = optarg;
+			given |= GIVEN_NOMATCH;
 			break;
 		case OPT_UDEV_DB:
 			o->udev_db = optarg;
@@ -367,6 +442,14 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 		case OPT_UDEV:
 			o->udev = true;
 			given |= GIVEN_UDEV;
+			break;
+		case OPT_PROPERTY:
+			o->property_keys[o->n_property_keys++] = optarg;
+			given |= GIVEN_PROPERTY;
+			break;
+		case OPT_VALUE:
+			o->value_only = true;
+			given |= GIVEN_PROPERTY;
 			break;
 		case OPT_EXPORT:
 			o->export_values = true;
@@ -476,7 +559,8 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 		o->n_properties_more = (size_t)(argc - optind);
 		optind = argc;
 	} else if (want_arg) {
-		if (optind + 1 != argc) {
+		if (optind + 1 != argc &&
+		    !(optind < argc && (m == MODE_PARENTS || m == MODE_EXPLAIN))) {
 			if (optind == argc)
 				warnx_(modes[m].name, "needs a DEVICE");
 			else
@@ -486,7 +570,14 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 			return EXIT_USAGE;
 		}
 		*want_arg = argv[optind++];
-	} else if (optind < argc) {
+	}
+	if ((m == MODE_PARENTS || m == MODE_EXPLAIN) && (o->parents || o->explain) &&
+	    optind < argc) {
+		/* several DEVICEs, as udevadm info takes them: each in turn */
+		o->more_devices = argv + optind;
+		o->n_more_devices = (size_t)(argc - optind);
+		optind = argc;
+	} else if (!want_arg && optind < argc) {
 		o->start = argv[optind++];
 		given |= GIVEN_START;
 	}
@@ -520,6 +611,7 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 		 * --diff's own.
 		 */
 		bool ok = strcmp(o->format, "text") == 0 || strcmp(o->format, "json") == 0 ||
+			  (m == MODE_TREE && strcmp(o->format, "dot") == 0) ||
 			  (m == MODE_STATS && strcmp(o->format, "openmetrics") == 0) ||
 			  (m == MODE_DIFF && strcmp(o->format, "jsonl") == 0);
 
@@ -528,6 +620,7 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 			       o->format, mode_name(&modes[m]),
 			       m == MODE_STATS	? " (or openmetrics)"
 			       : m == MODE_DIFF ? " (or jsonl)"
+			       : m == MODE_TREE ? " (or dot)"
 						: "");
 			fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
 			return EXIT_USAGE;
@@ -545,15 +638,39 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 		       o->list_format == FORMAT_RAW ? "--raw" : "--pairs");
 		return EXIT_USAGE;
 	}
-	if (m == MODE_TREE && o->json && output) {
+	if (m == MODE_TREE && o->json && (output || output_all)) {
 		warnx_("--output", "cannot be used with the tree's --json (it holds every field): "
 				   "--list --json shows columns");
 		return EXIT_USAGE;
 	}
+	if (output_all && output) {
+		warnx_("--output-all", "cannot be used with --output");
+		return EXIT_USAGE;
+	}
 	if ((m == MODE_TREE || m == MODE_LIST) &&
-	    columns_parse(output, m == MODE_LIST ? COLUMNS_LIST_DEFAULT : COLUMNS_TREE_DEFAULT,
+	    columns_parse(output,
+			  output_all	   ? NULL
+			  : m == MODE_LIST ? COLUMNS_LIST_DEFAULT
+					   : COLUMNS_TREE_DEFAULT,
 			  &o->cols, &o->n_cols) < 0)
 		return EXIT_USAGE;
+	if (sort) {
+		const struct column **one = NULL;
+		size_t n = 0;
+
+		if (strchr(sort, ',') || columns_parse(sort, "", &one, &n) < 0) {
+			if (strchr(sort, ','))
+				warnx_("--sort", "'%s': one COLUMN", sort);
+			return EXIT_USAGE;
+		}
+		o->sort = one[0];
+		free(one);
+	}
+	if (o->value_only && (o->json || o->export_values)) {
+		warnx_("--value", "cannot be used with %s", o->json ? "--json" : "--export");
+		fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
+		return EXIT_USAGE;
+	}
 	if (o->export_values && o->json) {
 		warnx_("--export", "cannot be used with --json");
 		fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
@@ -584,6 +701,8 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 	}
 	if (m == MODE_TREE && o->json)
 		m = MODE_JSON;
+	else if (m == MODE_TREE && o->format && strcmp(o->format, "dot") == 0)
+		m = MODE_DOT;
 	else if (m == MODE_STATS && o->format && strcmp(o->format, "openmetrics") == 0)
 		m = MODE_OPENMETRICS;
 	*mode = m;
@@ -596,4 +715,6 @@ void options_free(struct options *o)
 	o->cols = NULL;
 	free(o->subsystems); /* the one allocation of the four filter lists */
 	o->subsystems = o->drivers = o->sysnames = o->matches = NULL;
+	o->nomatch_subsystems = o->nomatch_sysnames = o->nomatch_drivers = o->nomatches = NULL;
+	o->property_keys = NULL;
 }

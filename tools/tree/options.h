@@ -32,6 +32,12 @@ enum {
 	OPT_INITIALIZED_NOMATCH,
 	OPT_UDEV,
 	OPT_RECEIVE_BUFFER,
+	OPT_SUBSYSTEM_NOMATCH,
+	OPT_SYSNAME_NOMATCH,
+	OPT_DRIVER_NOMATCH,
+	OPT_NOMATCH,
+	OPT_PROPERTY,
+	OPT_VALUE,
 };
 
 /* Options that modify a mode; each mode accepts a set of them. */
@@ -61,10 +67,14 @@ enum {
 	GIVEN_UDEV = 1u << 22,
 	GIVEN_PROPERTIES = 1u << 23, /* --properties without DEVICE: --watch's */
 	GIVEN_RECEIVE_BUFFER = 1u << 24,
+	GIVEN_NOMATCH = 1u << 25, /* any of the four negations */
+	GIVEN_SORT = 1u << 26,
+	GIVEN_WIDTH = 1u << 27,
+	GIVEN_PROPERTY = 1u << 28, /* --property KEY, --value */
 };
 #define GIVEN_FILTERS                                                                              \
 	(GIVEN_SUBSYSTEM | GIVEN_DRIVER | GIVEN_SYSNAME | GIVEN_MATCH | GIVEN_UNLINKED |           \
-	 GIVEN_TAG | GIVEN_INITIALIZED)
+	 GIVEN_TAG | GIVEN_INITIALIZED | GIVEN_NOMATCH)
 
 /* What the tree (and its --json) accepts. */
 #define TREE_ACCEPTS                                                                               \
@@ -76,6 +86,7 @@ enum {
 enum mode_id {
 	MODE_TREE,
 	MODE_JSON,
+	MODE_DOT, /* the tree's --format=dot */
 	MODE_LIST,
 	MODE_LIST_COLUMNS,
 	MODE_PARENTS,

@@ -5,6 +5,8 @@
  * enumerator finds it; -l holds every line back to align the columns.
  */
 #include <errno.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include <langinfo.h>
 #include <limits.h>
 #include <locale.h>
@@ -27,6 +29,7 @@ struct list_state {
 	char **cells;
 	size_t ncells, cells_cap;
 	size_t *width;
+	size_t limit; /* -w, or the terminal's width; 0: none */
 };
 
 /*
@@ -108,7 +111,7 @@ static int on_device(struct sysdev_device *dev, void *data)
 	}
 	for (size_t i = 0; i < o->n_cols; i++) {
 		const struct column *c = o->cols[i];
-		const char *v = c->get(&r, buf, sizeof(buf));
+		const char *v = column_value(c, &r, buf, sizeof(buf));
 
 		if (o->json && (c->flags & COL_LINKS)) {
 			const char *link;
@@ -127,7 +130,7 @@ static int on_device(struct sysdev_device *dev, void *data)
 		} else if (o->list_format == FORMAT_PAIRS) {
 			if (i)
 				putchar(' ');
-			printf("%s=\"", c->name);
+			printf("%s=\"", column_pairs_name(c));
 			fput_hex_escaped(stdout, v ? v : "", "\"`$");
 			putchar('"');
 		} else {
@@ -151,6 +154,56 @@ static int on_device(struct sysdev_device *dev, void *data)
 	return ferror(stdout) ? -EPIPE : 0;
 }
 
+/* The bytes of @s that fit in @width display columns (whole characters). */
+static size_t fit_bytes(const char *s, size_t width)
+{
+	mbstate_t state = {0};
+	size_t w = 0, at = 0;
+
+	while (s[at]) {
+		wchar_t wc;
+		size_t n = mbrtowc(&wc, s + at, MB_LEN_MAX, &state);
+		int cw = 1;
+
+		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+			n = 1;
+			memset(&state, 0, sizeof(state));
+		} else {
+			cw = wcwidth(wc) < 0 ? 1 : wcwidth(wc);
+		}
+		if (w + (size_t)cw > width)
+			break;
+		w += (size_t)cw;
+		at += n;
+	}
+	return at;
+}
+
+/*
+ * -w (or a terminal): while a line is wider than the limit, the widest column
+ * gives up what is missing, down to one column; its values are cut at a
+ * character's boundary, as lsblk truncates.
+ */
+static void fit_width(struct list_state *l)
+{
+	const struct options *o = l->o;
+	size_t total = o->n_cols ? o->n_cols - 1 : 0;
+
+	for (size_t i = 0; i < o->n_cols; i++)
+		total += l->width[i];
+	while (l->limit && total > l->limit) {
+		size_t widest = 0;
+
+		for (size_t i = 1; i < o->n_cols; i++)
+			if (l->width[i] > l->width[widest])
+				widest = i;
+		if (l->width[widest] <= 1)
+			break;
+		l->width[widest]--;
+		total--;
+	}
+}
+
 /* -l: the held lines, each column padded to its width but the last. */
 static void print_aligned(struct list_state *l)
 {
@@ -158,26 +211,94 @@ static void print_aligned(struct list_state *l)
 
 	if (!o->noheadings) {
 		for (size_t i = 0; i < o->n_cols; i++) {
-			if (strlen(o->cols[i]->name) > l->width[i])
-				l->width[i] = strlen(o->cols[i]->name);
+			if (text_width(o->cols[i]->name) > l->width[i])
+				l->width[i] = text_width(o->cols[i]->name);
 		}
 	}
+	fit_width(l);
 	for (long row = o->noheadings ? 0 : -1; row < (long)l->rows; row++) {
 		for (size_t i = 0; i < o->n_cols; i++) {
 			const char *s =
 			    row < 0 ? o->cols[i]->name : l->cells[(size_t)row * o->n_cols + i];
+			size_t n = fit_bytes(s, l->width[i]);
 
-			fputs(s, stdout);
-			if (i + 1 < o->n_cols)
-				printf("%*s", (int)(l->width[i] - text_width(s) + 1), "");
+			fwrite(s, 1, n, stdout);
+			if (i + 1 < o->n_cols) {
+				char head[n + 1];
+
+				memcpy(head, s, n);
+				head[n] = '\0';
+				printf("%*s", (int)(l->width[i] - text_width(head) + 1), "");
+			}
 		}
 		putchar('\n');
 	}
 }
 
+/* -x: a value's order; numbers (as lsblk's numeric columns) by value, absent first */
+static int cmp_values(const char *a, const char *b)
+{
+	char *ea, *eb;
+	unsigned long long na, nb;
+
+	if (!a || !b)
+		return !!a - !!b;
+	errno = 0;
+	na = strtoull(a, &ea, 10);
+	nb = strtoull(b, &eb, 10);
+	if (errno == 0 && *a >= '0' && *a <= '9' && *b >= '0' && *b <= '9' && !*ea && !*eb &&
+	    na != nb)
+		return na < nb ? -1 : 1;
+	return strcmp(a, b);
+}
+
+struct sort_item {
+	struct sysdev_device *dev;
+	char *key; /* NULL: no value */
+	size_t at; /* the walk's order: ties keep it */
+};
+
+static int cmp_items(const void *x, const void *y)
+{
+	const struct sort_item *a = x, *b = y;
+	int c = cmp_values(a->key, b->key);
+
+	return c ? c : (a->at > b->at) - (a->at < b->at);
+}
+
+/* -x: the kept devices in @items (*@n), sorted by the column. */
+static int sort_devices(struct list_state *l, struct sysdev_enumerator *e, struct sort_item **items,
+			size_t *n)
+{
+	size_t cap = 0;
+	struct sysdev_device *dev;
+
+	*items = NULL;
+	*n = 0;
+	SYSDEV_FOREACH_DEVICE(e, dev)
+	{
+		struct row r = {.ctx = l->ctx, .dev = dev, .names = l->names};
+		char buf[4097];
+		const char *v;
+
+		if (!filter_keep(l->o, dev))
+			continue;
+		if (grow_array((void **)items, &cap, *n + 1, sizeof(**items)) < 0)
+			return -ENOMEM;
+		v = column_value(l->o->sort, &r, buf, sizeof(buf));
+		(*items)[*n] = (struct sort_item){dev, v ? strdup(v) : NULL, *n};
+		if (v && !(*items)[*n].key)
+			return -ENOMEM;
+		(*n)++;
+	}
+	if (*n)
+		qsort(*items, *n, sizeof(**items), cmp_items);
+	return 0;
+}
+
 int cmd_list(struct sysdev *ctx, const struct options *o)
 {
-	struct list_state l = {.ctx = ctx, .o = o};
+	struct list_state l = {.ctx = ctx, .o = o, .limit = o->width};
 	locale_t utf8 = (locale_t)0, old_locale = (locale_t)0;
 	struct sysdev_enumerator *e;
 	char *start = NULL;
@@ -191,10 +312,17 @@ int cmd_list(struct sysdev *ctx, const struct options *o)
 		return EXIT_RUNTIME;
 	l.width = calloc(o->n_cols, sizeof(*l.width));
 	if (!l.width ||
-	    (columns_need(o->cols, o->n_cols, COL_NAMES) && names_new(ctx, &l.names) < 0)) {
+	    (columns_need(o->cols, o->n_cols, COL_NAMES) && names_new(ctx, &l.names) < 0) ||
+	    (o->sort && (o->sort->flags & COL_NAMES) && !l.names && names_new(ctx, &l.names) < 0)) {
 		free(l.width);
 		sysdev_enumerator_unref(e);
 		return EXIT_RUNTIME;
+	}
+	if (!l.limit && o->list_format == FORMAT_LIST && !o->json && isatty(STDOUT_FILENO)) {
+		struct winsize ws;
+
+		if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+			l.limit = ws.ws_col;
 	}
 	/* -l measures UTF-8 values: in C.UTF-8 where the user's locale is not UTF-8 */
 	if (o->list_format == FORMAT_LIST && !o->json &&
@@ -203,11 +331,23 @@ int cmd_list(struct sysdev *ctx, const struct options *o)
 		old_locale = uselocale(utf8);
 	jw_init(&l.w, stdout);
 	err = sysdev_enumerator_scan(e);
-	if (err >= 0) {
+	if (err >= 0 && o->sort) {
+		struct sort_item *items = NULL;
+		size_t n = 0;
+
+		err = sort_devices(&l, e, &items, &n);
+		for (size_t i = 0; err >= 0 && i < n; i++)
+			err = on_device(items[i].dev, &l);
+		for (size_t i = 0; i < n; i++)
+			free(items[i].key);
+		free(items);
+	} else if (err >= 0) {
 		struct sysdev_device *dev;
 
 		SYSDEV_FOREACH_DEVICE(e, dev)
 		{
+			if (!filter_keep(o, dev))
+				continue;
 			err = on_device(dev, &l);
 			if (err < 0)
 				break;

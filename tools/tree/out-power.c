@@ -17,6 +17,8 @@ struct power_facts {
 	int lt;
 	int32_t lt_us;
 	const char *lt_text;
+	int rl; /* pm_qos_resume_latency_us: 0 a value, -ERANGE "n/a", else absent */
+	int64_t rl_us;
 };
 
 static void power_facts(struct sysdev_power *p, struct power_facts *f)
@@ -29,6 +31,7 @@ static void power_facts(struct sysdev_power *p, struct power_facts *f)
 	if (f->lt == -ENOENT)
 		f->lt = 0;
 	sysdev_power_get_latency_tolerance_text(p, &f->lt_text);
+	f->rl = sysdev_power_get_resume_latency_us(p, &f->rl_us);
 }
 
 /* Why a present latency-tolerance file gives no value, in words. */
@@ -83,6 +86,11 @@ void power_text(FILE *f, struct sysdev_power *power)
 	default:
 		break;
 	}
+	/* beside it, the other PM QoS request a user makes (n/a: no constraint) */
+	if (p->rl == 0)
+		fprintf(f, " resume-latency:%lldus", (long long)p->rl_us);
+	else if (p->rl == -ERANGE)
+		fputs(" resume-latency:n/a", f);
 }
 
 void attr_value_text(FILE *f, const char *buf, ssize_t len)
@@ -164,5 +172,12 @@ void power_jw(struct jw *w, struct sysdev_power *power)
 		if (p->lt == 0)
 			jw_null(w);
 	}
+	jw_key(w, "pm_qos_resume_latency_us");
+	if (p->rl == 0)
+		jw_int(w, p->rl_us);
+	else if (p->rl == -ERANGE)
+		jw_string(w, "n/a");
+	else
+		jw_null(w);
 	jw_end_object(w);
 }

@@ -97,7 +97,7 @@ static void device_column(struct tree_state *t, const struct sysdev_node *node,
 {
 	struct row r = {.ctx = t->ctx, .node = node, .dev = dev, .names = t->names};
 	char buf[4097];
-	const char *v = c->get(&r, buf, sizeof(buf));
+	const char *v = column_value(c, &r, buf, sizeof(buf));
 
 	if (strcmp(c->key, "subsystem") == 0) {
 		const char *sk = dev_subsystem_kind(dev);

@@ -5,6 +5,7 @@
  * selected devices and their ancestors, in the walk's order.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +15,95 @@
 bool filters_given(const struct options *o)
 {
 	return o->n_subsystems || o->n_drivers || o->n_sysnames || o->n_matches || o->unlinked ||
-	       o->n_tags || o->initialized;
+	       o->n_tags || o->initialized || o->n_nomatch_subsystems || o->n_nomatch_sysnames ||
+	       o->n_nomatch_drivers || o->n_nomatches;
+}
+
+/* -s NAME or NAME/DEVTYPE: the length of NAME */
+static size_t subsystem_name_len(const char *arg)
+{
+	const char *slash = strchr(arg, '/');
+
+	return slash ? (size_t)(slash - arg) : strlen(arg);
+}
+
+bool subsystem_selected(const struct options *o, const char *subsystem, const char *devtype)
+{
+	if (!o->n_subsystems)
+		return true;
+	for (size_t i = 0; subsystem && i < o->n_subsystems; i++) {
+		const char *s = o->subsystems[i];
+		size_t n = subsystem_name_len(s);
+
+		if (strncmp(s, subsystem, n) != 0 || subsystem[n] != '\0')
+			continue;
+		/* udev's monitor filter: a DEVTYPE never passes a device without one */
+		if (!s[n] || (devtype && strcmp(s + n + 1, devtype) == 0))
+			return true;
+	}
+	return false;
+}
+
+static bool glob_any(const char *const *globs, size_t n, const char *s)
+{
+	for (size_t i = 0; s && i < n; i++)
+		if (fnmatch(globs[i], s, 0) == 0)
+			return true;
+	return false;
+}
+
+bool negations_pass(const struct options *o, const char *subsystem, const char *sysname,
+		    const char *driver,
+		    const char *(*value)(void *data, const char *key, char *buf, size_t size),
+		    void *data)
+{
+	for (size_t i = 0; subsystem && i < o->n_nomatch_subsystems; i++)
+		if (strcmp(o->nomatch_subsystems[i], subsystem) == 0)
+			return false;
+	if (glob_any(o->nomatch_sysnames, o->n_nomatch_sysnames, sysname) ||
+	    glob_any(o->nomatch_drivers, o->n_nomatch_drivers, driver))
+		return false;
+	for (size_t i = 0; i < o->n_nomatches; i++) {
+		const char *kv = o->nomatches[i], *eq = strchr(kv, '=');
+		char key[256], buf[ATTR_PAGE + 1];
+		const char *v;
+
+		if ((size_t)(eq - kv) >= sizeof(key))
+			continue; /* no property or attribute has such a name: lacking, kept */
+		memcpy(key, kv, (size_t)(eq - kv));
+		key[eq - kv] = '\0';
+		v = value(data, key, buf, sizeof(buf));
+		if (v && fnmatch(eq + 1, v, 0) == 0)
+			return false;
+	}
+	return true;
+}
+
+/* --nomatch KEY: a property as udev holds it, or else an attribute (as --match) */
+static const char *device_value(void *data, const char *key, char *buf, size_t size)
+{
+	struct sysdev_device *dev = data;
+	const char *v = NULL;
+
+	if (sysdev_device_get_udev_property(dev, key, &v) >= 0 && v)
+		return v;
+	return sysdev_device_read_attribute(dev, key, buf, size) >= 0 ? buf : NULL;
+}
+
+bool filter_keep(const struct options *o, struct sysdev_device *dev)
+{
+	const char *sub = dev_str(dev, sysdev_device_get_subsystem);
+
+	/* the enumerator matched NAME; DEVTYPE is checked here */
+	for (size_t i = 0; i < o->n_subsystems; i++) {
+		if (strchr(o->subsystems[i], '/')) {
+			if (!subsystem_selected(o, sub, dev_str(dev, sysdev_device_get_devtype)))
+				return false;
+			break;
+		}
+	}
+	return negations_pass(o, sub, dev_str(dev, sysdev_device_get_name),
+			      dev_str(dev, sysdev_device_get_driver), device_value, dev);
 }
 
 void warn_none_selected(void)
@@ -30,22 +119,27 @@ int filter_enumerator(struct sysdev *ctx, const struct options *o, const char *s
 
 	*ret = NULL;
 	err = sysdev_enumerator_new(ctx, &e);
-	/* a device's subsystem is its link, as the SUBSYSTEM column shows it: walk the
-	 * tree rather than trust the kernel's indexes (S/class/NAME, S/bus/NAME/devices),
-	 * which leave out the roots of buses (devices/virtual/workqueue) */
-	if (err >= 0)
-		err = sysdev_enumerator_set_full_walk(e, true);
 	/* the tree and the lists show every device, with a subsystem link or not */
 	if (err >= 0)
 		err = sysdev_enumerator_allow_no_subsystem(e, true);
 	for (size_t i = 0; err >= 0 && i < o->n_subsystems; i++) {
-		const char *s = o->subsystems[i];
+		char *s = strndup(o->subsystems[i], subsystem_name_len(o->subsystems[i]));
 
-		/* a warning, not an error: another -s may still match */
-		if (!sysdev_is_bus_name(ctx, s) && !sysdev_is_class_name(ctx, s))
+		if (!s) {
+			err = -ENOMEM;
+			break;
+		}
+
+		/* a warning, not an error: another -s may still match, and a link may
+		 * still name it (a hand-made tree): no index lists it, so walk */
+		if (!sysdev_is_bus_name(ctx, s) && !sysdev_is_class_name(ctx, s)) {
 			warnx_(s, "no such subsystem: neither a bus nor a class under %s",
 			       sysdev_get_root(ctx));
-		err = sysdev_enumerator_add_match_subsystem(e, s, true);
+			err = sysdev_enumerator_set_full_walk(e, true);
+		}
+		if (err >= 0)
+			err = sysdev_enumerator_add_match_subsystem(e, s, true);
+		free(s);
 	}
 	for (size_t i = 0; err >= 0 && i < o->n_drivers; i++)
 		err = sysdev_enumerator_add_match_driver(e, o->drivers[i]);
@@ -103,6 +197,7 @@ int selection_build(struct sysdev *ctx, const struct options *o, const char *sta
 	const char *top = start ? start : "/devices";
 	struct sysdev_enumerator *e;
 	size_t cap = 0, found, *stack = NULL, sp = 0;
+	const char **chosen = NULL; /* the devpaths the filters chose, owned by @e */
 	int err;
 
 	memset(sel, 0, sizeof(*sel));
@@ -114,15 +209,21 @@ int selection_build(struct sysdev *ctx, const struct options *o, const char *sta
 		sysdev_enumerator_unref(e);
 		return EXIT_RUNTIME;
 	}
-	found = sysdev_enumerator_get_count(e);
+	found = 0;
+	chosen = calloc(sysdev_enumerator_get_count(e) + 1, sizeof(*chosen));
+	if (!chosen)
+		err = -ENOMEM;
 	/* each device and each of its ancestors up to the start */
-	for (size_t i = 0; err >= 0 && i < found; i++) {
+	for (size_t i = 0; err >= 0 && i < sysdev_enumerator_get_count(e); i++) {
 		struct sysdev_device *dev = NULL;
 		const char *p;
 		size_t len;
 
 		(void)sysdev_enumerator_get_device_at(e, i, &dev);
+		if (!filter_keep(o, dev))
+			continue;
 		p = dev_str(dev, sysdev_device_get_devpath);
+		chosen[found++] = p;
 		len = strlen(p);
 
 		while (err >= 0 && len > 0) {
@@ -142,7 +243,6 @@ int selection_build(struct sysdev *ctx, const struct options *o, const char *sta
 				len--;
 		}
 	}
-	sysdev_enumerator_unref(e);
 	if (err >= 0 && sel->n) {
 		size_t k = 1;
 
@@ -155,10 +255,15 @@ int selection_build(struct sysdev *ctx, const struct options *o, const char *sta
 		}
 		sel->n = k;
 		sel->next = calloc(sel->n, 1);
+		sel->chosen = calloc(sel->n, 1);
 		stack = malloc(sel->n * sizeof(*stack));
-		if (!sel->next || !stack)
+		if (!sel->next || !sel->chosen || !stack)
 			err = -ENOMEM;
+		for (size_t i = 0; err >= 0 && i < found; i++)
+			sel->chosen[selection_find(sel, chosen[i])] = 1;
 	}
+	free(chosen);
+	sysdev_enumerator_unref(e);
 	if (err < 0) {
 		warnx_(NULL, "cannot select devices: %s", error_words(err));
 		free(stack);
@@ -210,6 +315,7 @@ void selection_free(struct selection *sel)
 		free(sel->paths[i]);
 	free(sel->paths);
 	free(sel->next);
+	free(sel->chosen);
 	memset(sel, 0, sizeof(*sel));
 }
 
