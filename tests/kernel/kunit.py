@@ -425,7 +425,7 @@ def prune(cache_dir, key):
     kernel = key.split("-")[0]
     for d in glob.glob(os.path.join(cache_dir, "*")):
         name = os.path.basename(d)
-        if name in (key, "work-" + key, "debs", "busybox", ".lock"):
+        if name in (key, "work-" + key, "debs", "busybox"):
             continue
         if re.fullmatch(r"(work-)?(%s-)?[0-9a-f]{20}(\.tmp)?"
                         % re.escape(kernel), name):
@@ -515,8 +515,11 @@ def parse_kmemleak(lines):
             continue
         if cur is not None:
             cur["text"].append(line)
-            m = re.match(r"^\s+\[<[^>]*>\] (?:0x[0-9a-f]+ )?"
-                         r"([A-Za-z0-9_.]+)\+", line)
+            # 6.1: "    [<(____ptrval____)>] func+0x68/0xe4"; 6.12 prints
+            # the symbol alone: "    func+0x68/0xe4".  The "+0x" keeps
+            # hex dump lines out.
+            m = re.match(r"^\s+(?:\[<[^>]*>\] )?(?:0x[0-9a-f]+ )?"
+                         r"([A-Za-z0-9_.]+)\+0x[0-9a-f]+/", line)
             if m:
                 cur["functions"].append(m.group(1))
     return reports
@@ -658,32 +661,15 @@ def main():
     os.makedirs(cache_dir, exist_ok=True)
     c.info("cache %s" % cache_dir)
 
-    with open(os.path.join(cache_dir, ".lock"), "w") as lock:
+    # Downloads and busybox under one lock; each kernel's build, cache entry
+    # and boots under its own (held to the end of the run), so that one
+    # kernel boots while the other builds, and a run never sees its kernels
+    # pruned by another run of the same kernel.
+    debdir = os.path.join(cache_dir, "debs")
+    with open(os.path.join(cache_dir, ".lock-debs"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        debdir = os.path.join(cache_dir, "debs")
         deb, bb_deb = fetch_kernel.download([KERNELS[args.kernel],
                                              "busybox-static"], debdir)
-        key = cache_key(args.kernel, deb_version(deb))
-        dest = os.path.join(cache_dir, key)
-        c.info("source %s, cache key %s" % (os.path.basename(deb), key))
-        if os.path.exists(os.path.join(dest, "build.json")):
-            with open(os.path.join(dest, "build.json")) as f:
-                info = json.load(f)
-            c.info("kernels cached in %s (built from scratch in %s s, "
-                   "incremental rebuild with the fix %s s)"
-                   % (dest, info.get("first_build_seconds"),
-                      info.get("incremental_build_seconds")))
-        else:
-            prune(cache_dir, key)
-            t = time.monotonic()
-            info = build(cache_dir, deb, key, args.jobs, args.keep_tree,
-                         args.kernel)
-            c.info("built both kernels in %.0f s: unpack %s s, first build "
-                   "%s s, incremental rebuild with the fix %s s"
-                   % (time.monotonic() - t, info["unpack_seconds"],
-                      info["first_build_seconds"],
-                      info["incremental_build_seconds"]))
-
         bbdir = os.path.join(cache_dir, "busybox")
         busybox = os.path.join(bbdir, "bin", "busybox")
         if not os.path.exists(busybox):
@@ -692,6 +678,33 @@ def main():
             run(["dpkg-deb", "-x", bb_deb, tmp])
             shutil.rmtree(bbdir, ignore_errors=True)
             os.rename(tmp, bbdir)
+
+    kernel_lock = open(os.path.join(cache_dir, ".lock-" + args.kernel), "w")
+    fcntl.flock(kernel_lock, fcntl.LOCK_EX)
+    key = cache_key(args.kernel, deb_version(deb))
+    dest = os.path.join(cache_dir, key)
+    c.info("source %s, cache key %s" % (os.path.basename(deb), key))
+    if os.path.exists(os.path.join(dest, "build.json")):
+        with open(os.path.join(dest, "build.json")) as f:
+            info = json.load(f)
+        c.info("kernels cached in %s (built from scratch in %s s, "
+               "incremental rebuild with the fix %s s)"
+               % (dest, info.get("first_build_seconds"),
+                  info.get("incremental_build_seconds")))
+    else:
+        prune(cache_dir, key)
+        t = time.monotonic()
+        info = build(cache_dir, deb, key, args.jobs, args.keep_tree,
+                     args.kernel)
+        c.info("built both kernels in %.0f s: unpack %s s, first build "
+               "%s s, incremental rebuild with the fix %s s"
+               % (time.monotonic() - t, info["unpack_seconds"],
+                  info["first_build_seconds"],
+                  info["incremental_build_seconds"]))
+    # A patch that needs fuzz stops the build (patch --fuzz=0).
+    c.info("the series applied to %s without fuzz, offsets: %s"
+           % (info.get("source"), "; ".join(info.get("offsets", []))
+              or "none"))
 
     c.check("series applies and both kernels are built (%s)" % key,
             all(os.path.exists(os.path.join(dest, n))

@@ -60,6 +60,20 @@ def leaks(n, first=True, size=96):
 
 ALL_LEAKS = leaks(65)
 
+
+def as_612(text):
+    """The same reports as 6.12.118 prints them (from a console of the
+    suite's "before" kernel): the backtrace line carries the checksum,
+    each frame is the symbol alone (no [<address>]), and the allocator's
+    own frames have other names."""
+    return (text.replace("  backtrace:", "  backtrace (crc 0):")
+            .replace("[<(____ptrval____)>] ", "")
+            .replace("__kmem_cache_alloc_node+0xcd/0xe0",
+                     "slab_post_alloc_hook.constprop.0+0x61/0x7b\n"
+                     "    slab_alloc_node.isra.0+0x8e/0x9d")
+            .replace("kmalloc_trace+0x1f/0x49",
+                     "__kmalloc_cache_noprof+0x18/0x42"))
+
 OTHER_LEAK = """\
 unreferenced object 0xffff888000300000 (size 32):
   comm "swapper/0", pid 1, jiffies 4294892930
@@ -122,6 +136,16 @@ def main():
         ("before the fix, the one of lt_test_flush_on_unregister missed",
          "before", console(leaks=leaks(64, first=False)), True),
         ("complete run after the fix, no leak", "after", console(), True),
+        ("6.12's format: before the fix, all 65 leaks reported", "before",
+         console(leaks=as_612(ALL_LEAKS)), True),
+        ("6.12's format: before the fix, 33 of 65 reported", "before",
+         console(leaks=as_612(leaks(33))), True),
+        ("6.12's format: before the fix, 32 of 65 reported", "before",
+         console(leaks=as_612(leaks(32))), False),
+        ("6.12's format: after the fix with one of the many leaks", "after",
+         console(leaks=as_612(leaks(1, first=False))), False),
+        ("6.12's format: another leak after the fix", "after",
+         console(leaks=as_612(OTHER_LEAK)), False),
         ("before the fix, 32 of 65 reported (half)", "before",
          console(leaks=leaks(32)), False),
         ("before the fix, a single leak reported", "before",
