@@ -72,13 +72,22 @@ import sysdevtest as T  # noqa: E402
 import build_initramfs  # noqa: E402
 import fetch_kernel  # noqa: E402
 
-SOURCE_PACKAGE = "linux-source-6.1"
+# The kernels the series is built and run on: Debian's source packages
+# (bookworm: linux-source-6.1, and 6.12 from bookworm's security and
+# backports updates).  One meson test per kernel (--kernel).
+KERNELS = {
+    "6.1": "linux-source-6.1",
+    "6.12": "linux-source-6.12",
+}
 FRAGMENT = "kunit.config"
+# The cover letter of the series (git format-patch --cover-letter): beside
+# the patches, never applied.
+COVER_LETTER = "0000-cover-letter.patch"
 # The patch that fixes the leak (by its number): left out of the "before"
 # kernel.
 FIX_PATCH = "0002-"
 # Bump when the build steps below change in a way that changes the images.
-RECIPE = "1"
+RECIPE = "2"
 
 # Debian packages the kernel build needs (executable or file -> package).
 BUILD_TOOLS = {
@@ -208,21 +217,56 @@ def default_cache():
 
 # ---------------------------------------------------------------- series
 
-def series():
-    """The patches, in order."""
-    return sorted(glob.glob(os.path.join(HERE, "0*.patch")))
+def series_dir(kernel):
+    """tests/kernel/<kernel>/ when the series needs its own copy for that
+    kernel (its context differs), else tests/kernel/: the same patches
+    apply to every kernel of KERNELS without fuzz."""
+    own = os.path.join(HERE, kernel)
+    return own if glob.glob(os.path.join(own, "0*.patch")) else HERE
 
 
-def cache_key(source_version):
+def series(kernel="6.1"):
+    """The patches, in order, without the cover letter."""
+    return [p for p in sorted(glob.glob(os.path.join(series_dir(kernel),
+                                                     "0*.patch")))
+            if os.path.basename(p) != COVER_LETTER]
+
+
+def patch_diff(path, text=None):
+    """What a patch changes in the tree: its diff, from the first
+    `diff --git` line to the signature separator.  The commit message and
+    the mail headers do not change the kernels, so editing them does not
+    make the suite build again."""
+    if text is None:
+        with open(path, "rb") as f:
+            text = f.read()
+    lines = text.split(b"\n")
+    start = next((i for i, x in enumerate(lines)
+                  if x.startswith(b"diff --git ")), None)
+    if start is None:
+        raise SystemExit("kunit: %s has no diff" % path)
+    end = next((i for i in range(start, len(lines)) if lines[i] == b"-- "),
+               len(lines))
+    return b"\n".join(lines[start:end])
+
+
+def cache_key(kernel, source_version, texts=None):
+    """<kernel>-<20 hex digits>: SHA-256 over what the kernels are built
+    from (the recipe, the source package and its version, the diff of each
+    patch and which one is the fix, the config fragment).  `texts`
+    ({basename: bytes}) stands in for files of the series (test_judge.py)."""
     h = hashlib.sha256()
-    h.update(("recipe %s\nsource %s %s\n" % (RECIPE, SOURCE_PACKAGE,
-                                             source_version)).encode())
-    for p in series() + [os.path.join(HERE, FRAGMENT)]:
-        with open(p, "rb") as f:
-            data = f.read()
+    h.update(("recipe %s\nsource %s %s\nfix %s\n" % (
+        RECIPE, KERNELS[kernel], source_version, FIX_PATCH)).encode())
+    for p in series(kernel):
+        data = patch_diff(p, (texts or {}).get(os.path.basename(p)))
         h.update(("%s %d\n" % (os.path.basename(p), len(data))).encode())
         h.update(data)
-    return h.hexdigest()[:20]
+    with open(os.path.join(HERE, FRAGMENT), "rb") as f:
+        data = f.read()
+    h.update(("%s %d\n" % (FRAGMENT, len(data))).encode())
+    h.update(data)
+    return "%s-%s" % (kernel, h.hexdigest()[:20])
 
 
 def deb_version(deb):
@@ -269,13 +313,22 @@ def make(tree, obj, jobs, *targets, logf=None):
 
 
 def apply_patch(tree, patch, logf):
+    """Applies without fuzz (patch fails otherwise); returns the hunks that
+    needed an offset (a context that moved), for build.json."""
     log("applying " + os.path.basename(patch))
-    subprocess.run(["patch", "-p1", "--forward", "--batch", "-i", patch],
-                   cwd=tree, check=True, stdout=logf,
-                   stderr=subprocess.STDOUT)
+    res = subprocess.run(["patch", "-p1", "--forward", "--batch",
+                          "--fuzz=0", "--no-backup-if-mismatch", "-i", patch],
+                         cwd=tree, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True)
+    logf.write(res.stdout)
+    logf.flush()
+    if res.returncode:
+        raise SystemExit("kunit: %s does not apply without fuzz:\n%s"
+                         % (os.path.basename(patch), res.stdout))
+    return [x for x in res.stdout.splitlines() if "offset" in x]
 
 
-def build(cache_dir, deb, key, jobs, keep_tree):
+def build(cache_dir, deb, key, jobs, keep_tree, kernel):
     """Build both kernels into CACHE/<key>; returns build.json's dict."""
     dest = os.path.join(cache_dir, key)
     work = os.path.join(cache_dir, "work-" + key)
@@ -286,9 +339,9 @@ def build(cache_dir, deb, key, jobs, keep_tree):
     obj = os.path.join(work, "obj")
     os.makedirs(obj)
     blog = os.path.join(work, "build.log")
-    info = {"key": key, "source": os.path.basename(deb),
-            "patches": [os.path.basename(p) for p in series()],
-            "fix_patch": FIX_PATCH, "jobs": jobs}
+    info = {"key": key, "kernel": kernel, "source": os.path.basename(deb),
+            "patches": [os.path.relpath(p, HERE) for p in series(kernel)],
+            "fix_patch": FIX_PATCH, "jobs": jobs, "offsets": []}
     t0 = time.monotonic()
     with open(blog, "w") as logf:
         # The source tarball inside the package.
@@ -296,7 +349,7 @@ def build(cache_dir, deb, key, jobs, keep_tree):
         tar = subprocess.Popen(["dpkg-deb", "--fsys-tarfile", deb],
                                stdout=subprocess.PIPE)
         inner = subprocess.Popen(
-            ["tar", "-xO", "./usr/src/%s.tar.xz" % SOURCE_PACKAGE],
+            ["tar", "-xO", "./usr/src/%s.tar.xz" % KERNELS[kernel]],
             stdin=tar.stdout, stdout=subprocess.PIPE)
         unpack = subprocess.Popen(
             ["tar", "-xJ", "--strip-components=1", "-C", tree],
@@ -307,7 +360,7 @@ def build(cache_dir, deb, key, jobs, keep_tree):
             raise SystemExit("kunit: cannot unpack %s" % deb)
         info["unpack_seconds"] = round(time.monotonic() - t0, 1)
 
-        patches = series()
+        patches = series(kernel)
         fix = [p for p in patches
                if os.path.basename(p).startswith(FIX_PATCH)]
         if len(fix) != 1:
@@ -315,7 +368,7 @@ def build(cache_dir, deb, key, jobs, keep_tree):
                              FIX_PATCH)
         for p in patches:
             if p not in fix:
-                apply_patch(tree, p, logf)
+                info["offsets"] += apply_patch(tree, p, logf)
 
         make(tree, obj, jobs, "tinyconfig", logf=logf)
         run([os.path.join(tree, "scripts/kconfig/merge_config.sh"), "-m",
@@ -339,7 +392,7 @@ def build(cache_dir, deb, key, jobs, keep_tree):
                     os.path.join(tmp, "bzImage-before"))
         shutil.copy(os.path.join(obj, ".config"), os.path.join(tmp, "config"))
 
-        apply_patch(tree, fix[0], logf)
+        info["offsets"] += apply_patch(tree, fix[0], logf)
         t2 = time.monotonic()
         make(tree, obj, jobs, "bzImage", logf=logf)
         info["incremental_build_seconds"] = round(time.monotonic() - t2, 1)
@@ -366,12 +419,16 @@ def build(cache_dir, deb, key, jobs, keep_tree):
 
 
 def prune(cache_dir, key):
-    """Drop kernels and trees of other keys (each is ~20 MB / ~2 GB)."""
+    """Drop the kernels and trees of this kernel's other keys (each is ~3 MB
+    / ~2 GB) and of the unversioned keys of the suite's first form; the
+    other kernels' are kept."""
+    kernel = key.split("-")[0]
     for d in glob.glob(os.path.join(cache_dir, "*")):
         name = os.path.basename(d)
-        if name in (key, "work-" + key, "debs", "busybox", ".lock"):
+        if name in (key, "work-" + key, "debs", "busybox"):
             continue
-        if re.fullmatch(r"(work-)?[0-9a-f]{20}(\.tmp)?", name):
+        if re.fullmatch(r"(work-)?(%s-)?[0-9a-f]{20}(\.tmp)?"
+                        % re.escape(kernel), name):
             log("removing stale " + d)
             shutil.rmtree(d, ignore_errors=True)
 
@@ -458,8 +515,11 @@ def parse_kmemleak(lines):
             continue
         if cur is not None:
             cur["text"].append(line)
-            m = re.match(r"^\s+\[<[^>]*>\] (?:0x[0-9a-f]+ )?"
-                         r"([A-Za-z0-9_.]+)\+", line)
+            # 6.1: "    [<(____ptrval____)>] func+0x68/0xe4"; 6.12 prints
+            # the symbol alone: "    func+0x68/0xe4".  The "+0x" keeps
+            # hex dump lines out.
+            m = re.match(r"^\s+(?:\[<[^>]*>\] )?(?:0x[0-9a-f]+ )?"
+                         r"([A-Za-z0-9_.]+)\+0x[0-9a-f]+/", line)
             if m:
                 cur["functions"].append(m.group(1))
     return reports
@@ -557,20 +617,20 @@ def check_leaks(c, stage, reports):
             " || ".join(" | ".join(r["text"][:8]) for r in unexplained[:3]))
 
 
-def checkpatch(c, cp_dir, lines_out):
-    for p in series():
+def checkpatch(c, cp_dir, lines_out, kernel):
+    for p in series(kernel):
         # cwd: a directory without .git, so no other repository's history
         # is consulted.
         res = subprocess.run(["perl", os.path.join(cp_dir, "checkpatch.pl"),
-                              "--no-tree", "--show-types",
+                              "--no-tree", "--strict", "--show-types",
                               "--ignore", CHECKPATCH_IGNORE, p],
                              cwd=cp_dir, stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT, text=True)
         last = [x for x in res.stdout.splitlines() if x.startswith("total:")]
-        c.check("checkpatch.pl %s: 0 errors, 0 warnings"
-                % os.path.basename(p),
+        c.check("checkpatch.pl --strict (%s's) %s: 0 errors, 0 warnings, "
+                "0 checks" % (kernel, os.path.basename(p)),
                 res.returncode == 0 and last and
-                last[0].startswith("total: 0 errors, 0 warnings"),
+                last[0].startswith("total: 0 errors, 0 warnings, 0 checks"),
                 (last[0] if last else res.stdout.strip()[-300:]))
         lines_out.append(res.stdout)
 
@@ -578,6 +638,8 @@ def checkpatch(c, cp_dir, lines_out):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build-dir", required=True)
+    ap.add_argument("--kernel", choices=sorted(KERNELS), default="6.1",
+                    help="which Debian linux-source to build and boot")
     ap.add_argument("--cache", default=None)
     ap.add_argument("--timeout", type=int, default=600,
                     help="per boot, seconds")
@@ -599,31 +661,15 @@ def main():
     os.makedirs(cache_dir, exist_ok=True)
     c.info("cache %s" % cache_dir)
 
-    with open(os.path.join(cache_dir, ".lock"), "w") as lock:
+    # Downloads and busybox under one lock; each kernel's build, cache entry
+    # and boots under its own (held to the end of the run), so that one
+    # kernel boots while the other builds, and a run never sees its kernels
+    # pruned by another run of the same kernel.
+    debdir = os.path.join(cache_dir, "debs")
+    with open(os.path.join(cache_dir, ".lock-debs"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        debdir = os.path.join(cache_dir, "debs")
-        deb, bb_deb = fetch_kernel.download([SOURCE_PACKAGE, "busybox-static"],
-                                            debdir)
-        key = cache_key(deb_version(deb))
-        dest = os.path.join(cache_dir, key)
-        c.info("source %s, cache key %s" % (os.path.basename(deb), key))
-        if os.path.exists(os.path.join(dest, "build.json")):
-            with open(os.path.join(dest, "build.json")) as f:
-                info = json.load(f)
-            c.info("kernels cached in %s (built from scratch in %s s, "
-                   "incremental rebuild with the fix %s s)"
-                   % (dest, info.get("first_build_seconds"),
-                      info.get("incremental_build_seconds")))
-        else:
-            prune(cache_dir, key)
-            t = time.monotonic()
-            info = build(cache_dir, deb, key, args.jobs, args.keep_tree)
-            c.info("built both kernels in %.0f s: unpack %s s, first build "
-                   "%s s, incremental rebuild with the fix %s s"
-                   % (time.monotonic() - t, info["unpack_seconds"],
-                      info["first_build_seconds"],
-                      info["incremental_build_seconds"]))
-
+        deb, bb_deb = fetch_kernel.download([KERNELS[args.kernel],
+                                             "busybox-static"], debdir)
         bbdir = os.path.join(cache_dir, "busybox")
         busybox = os.path.join(bbdir, "bin", "busybox")
         if not os.path.exists(busybox):
@@ -633,6 +679,33 @@ def main():
             shutil.rmtree(bbdir, ignore_errors=True)
             os.rename(tmp, bbdir)
 
+    kernel_lock = open(os.path.join(cache_dir, ".lock-" + args.kernel), "w")
+    fcntl.flock(kernel_lock, fcntl.LOCK_EX)
+    key = cache_key(args.kernel, deb_version(deb))
+    dest = os.path.join(cache_dir, key)
+    c.info("source %s, cache key %s" % (os.path.basename(deb), key))
+    if os.path.exists(os.path.join(dest, "build.json")):
+        with open(os.path.join(dest, "build.json")) as f:
+            info = json.load(f)
+        c.info("kernels cached in %s (built from scratch in %s s, "
+               "incremental rebuild with the fix %s s)"
+               % (dest, info.get("first_build_seconds"),
+                  info.get("incremental_build_seconds")))
+    else:
+        prune(cache_dir, key)
+        t = time.monotonic()
+        info = build(cache_dir, deb, key, args.jobs, args.keep_tree,
+                     args.kernel)
+        c.info("built both kernels in %.0f s: unpack %s s, first build "
+               "%s s, incremental rebuild with the fix %s s"
+               % (time.monotonic() - t, info["unpack_seconds"],
+                  info["first_build_seconds"],
+                  info["incremental_build_seconds"]))
+    # A patch that needs fuzz stops the build (patch --fuzz=0).
+    c.info("the series applied to %s without fuzz, offsets: %s"
+           % (info.get("source"), "; ".join(info.get("offsets", []))
+              or "none"))
+
     c.check("series applies and both kernels are built (%s)" % key,
             all(os.path.exists(os.path.join(dest, n))
                 for n in ("bzImage-before", "bzImage-after", "config")),
@@ -641,7 +714,7 @@ def main():
     c.check("every line of %s is in the built .config" % FRAGMENT, not bad,
             "; ".join(bad))
     cp_out = []
-    checkpatch(c, os.path.join(dest, "checkpatch"), cp_out)
+    checkpatch(c, os.path.join(dest, "checkpatch"), cp_out, args.kernel)
     with open(os.path.join(build_dir, "checkpatch.log"), "w") as f:
         f.write("\n".join(cp_out))
     if args.build_only:

@@ -60,6 +60,20 @@ def leaks(n, first=True, size=96):
 
 ALL_LEAKS = leaks(65)
 
+
+def as_612(text):
+    """The same reports as 6.12.118 prints them (from a console of the
+    suite's "before" kernel): the backtrace line carries the checksum,
+    each frame is the symbol alone (no [<address>]), and the allocator's
+    own frames have other names."""
+    return (text.replace("  backtrace:", "  backtrace (crc 0):")
+            .replace("[<(____ptrval____)>] ", "")
+            .replace("__kmem_cache_alloc_node+0xcd/0xe0",
+                     "slab_post_alloc_hook.constprop.0+0x61/0x7b\n"
+                     "    slab_alloc_node.isra.0+0x8e/0x9d")
+            .replace("kmalloc_trace+0x1f/0x49",
+                     "__kmalloc_cache_noprof+0x18/0x42"))
+
 OTHER_LEAK = """\
 unreferenced object 0xffff888000300000 (size 32):
   comm "swapper/0", pid 1, jiffies 4294892930
@@ -122,6 +136,16 @@ def main():
         ("before the fix, the one of lt_test_flush_on_unregister missed",
          "before", console(leaks=leaks(64, first=False)), True),
         ("complete run after the fix, no leak", "after", console(), True),
+        ("6.12's format: before the fix, all 65 leaks reported", "before",
+         console(leaks=as_612(ALL_LEAKS)), True),
+        ("6.12's format: before the fix, 33 of 65 reported", "before",
+         console(leaks=as_612(leaks(33))), True),
+        ("6.12's format: before the fix, 32 of 65 reported", "before",
+         console(leaks=as_612(leaks(32))), False),
+        ("6.12's format: after the fix with one of the many leaks", "after",
+         console(leaks=as_612(leaks(1, first=False))), False),
+        ("6.12's format: another leak after the fix", "after",
+         console(leaks=as_612(OTHER_LEAK)), False),
         ("before the fix, 32 of 65 reported (half)", "before",
          console(leaks=leaks(32)), False),
         ("before the fix, a single leak reported", "before",
@@ -200,8 +224,95 @@ def main():
             failed += 1
             print("FAIL: %s: %d failed checks, want %s\n%s"
                   % (name, nfail, "none" if want_pass else "some", out))
+    for name, ok, why in series_checks():
+        if ok:
+            passed += 1
+            print("PASS: " + name)
+        else:
+            failed += 1
+            print("FAIL: %s: %s" % (name, why))
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
+
+
+FIXES = ('Fixes: 2d984ad132a8 ("PM / QoS: Introcuce latency tolerance '
+         'device PM QoS type")')
+
+
+def message(path):
+    """The commit message of a format-patch file: from the blank line
+    after the headers to the `---` before the diffstat."""
+    with open(path) as f:
+        lines = f.read().split("\n")
+    start = lines.index("") + 1
+    return lines[start:lines.index("---", start)]
+
+
+def series_checks():
+    """The series' upstream form and the cache key, on the files as they
+    are in the checkout: (name, ok, why)."""
+    out = []
+    cover = os.path.join(HERE, kunit.COVER_LETTER)
+    for kernel in sorted(kunit.KERNELS):
+        names = [os.path.basename(p) for p in kunit.series(kernel)]
+        out.append(("%s: the series is 0001 onward, in order, without the "
+                    "cover letter" % kernel,
+                    len(names) >= 2 and kunit.COVER_LETTER not in names
+                    and [n[:4] for n in names]
+                    == ["%04d" % (i + 1) for i in range(len(names))],
+                    names))
+    patches = kunit.series("6.1")
+    fix = [p for p in patches
+           if os.path.basename(p).startswith(kunit.FIX_PATCH)]
+    msg = message(fix[0]) if len(fix) == 1 else []
+    tags = [x for x in msg if x.startswith(("Fixes:", "Cc:", "Signed-off"))]
+    out.append(("the fix carries Fixes: 2d984ad132a8 and Cc: stable, "
+                "before its Signed-off-by",
+                FIXES in tags and "Cc: stable@vger.kernel.org" in tags
+                and tags[-1].startswith("Signed-off-by:"), tags))
+    for p in patches:
+        m = message(p)
+        out.append(("%s: a commit message that says why (10 lines or "
+                    "more, Signed-off-by)" % os.path.basename(p),
+                    len(m) >= 10 and any(x.startswith("Signed-off-by: ")
+                                         for x in m), len(m)))
+    with open(cover) as f:
+        text = f.read()
+    n = len(patches)
+    subjects = []
+    for p in patches:
+        with open(p) as f:
+            head = f.read().split("\n\n", 1)[0].replace("\n ", " ")
+        subj = [x for x in head.split("\n") if x.startswith("Subject: ")]
+        subjects.append(subj[0].split("] ", 1)[1] if subj else "?")
+    out.append(("the cover letter is [PATCH 0/%d], to the PM core's "
+                "maintainer and list, and names every patch" % n,
+                "Subject: [PATCH 0/%d] " % n in text
+                and "rafael@kernel.org" in text
+                and "linux-pm@vger.kernel.org" in text
+                and "*** SUBJECT HERE ***" not in text
+                and "*** BLURB HERE ***" not in text
+                and all(s in text.replace("\n ", " ") for s in subjects),
+                subjects))
+    # The cache key: what the kernels are built from, not the mail.
+    name = os.path.basename(patches[0])
+    with open(patches[0], "rb") as f:
+        orig = f.read()
+    key = kunit.cache_key("6.1", "v")
+    keys = {
+        "message": kunit.cache_key("6.1", "v", {name: orig.replace(
+            b"Subject: [PATCH", b"Subject: [PATCH v2", 1)}),
+        "diff": kunit.cache_key("6.1", "v", {name: orig.replace(
+            b"+#define LT_TEST_MANY 64", b"+#define LT_TEST_MANY 65", 1)}),
+    }
+    out.append(("cache key: the same after a commit message edit, another "
+                "after a diff edit, another per kernel and source version",
+                keys["message"] == key and keys["diff"] != key
+                and kunit.cache_key("6.1", "v") == key
+                and kunit.cache_key("6.12", "v") != key
+                and kunit.cache_key("6.1", "w") != key
+                and key.startswith("6.1-"), (key, keys)))
+    return out
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ binaries=(), files=()).
 import argparse
 import gzip
 import json
+import lzma
 import os
 import re
 import struct
@@ -97,9 +98,41 @@ def read_file(path):
         return f.read()
 
 
+# Compressed image modules (Debian's 6.12 ships .ko.xz; 6.1 plain .ko):
+# suffix -> how to open it.  The initramfs gets them decompressed, as .ko,
+# so that busybox's insmod loads them without the kernel's decompressor.
+KO_COMPRESSION = {
+    ".ko.xz": lzma.decompress,
+    ".ko.gz": gzip.decompress,
+}
+
+
+def ko_stem(name):
+    """The module file's name without .ko and its compression, or None."""
+    for suffix in (".ko",) + tuple(KO_COMPRESSION):
+        if name.endswith(suffix):
+            return name[:-len(suffix)]
+    return None
+
+
+def read_module(path):
+    """A module file's ELF image, decompressed."""
+    data = read_file(path)
+    for suffix, unpack in KO_COMPRESSION.items():
+        if path.endswith(suffix):
+            return unpack(data)
+    return data
+
+
+def image_path(rel):
+    """Where a module goes in the initramfs: .ko, never compressed."""
+    stem = ko_stem(rel)
+    return rel if stem is None else stem + ".ko"
+
+
 def modinfo(path):
     """The key=value strings of a .ko's .modinfo section."""
-    data = read_file(path)
+    data = read_module(path)
     if data[:4] != b"\x7fELF" or data[4] != 2:
         raise SystemExit("build_initramfs: not an ELF64 module: " + path)
     e_shoff, = struct.unpack_from("<Q", data, 0x28)
@@ -131,8 +164,9 @@ def module_index(modroot):
     index = {}
     for dirpath, _, filenames in os.walk(os.path.join(modroot, "kernel")):
         for n in filenames:
-            if n.endswith(".ko"):
-                index[norm(n[:-3])] = os.path.join(dirpath, n)
+            stem = ko_stem(n)
+            if stem is not None:
+                index[norm(stem)] = os.path.join(dirpath, n)
     return index
 
 
@@ -141,7 +175,9 @@ def builtin_modules(modroot):
     path = os.path.join(modroot, "modules.builtin")
     if os.path.exists(path):
         for line in open(path):
-            names.add(norm(os.path.basename(line.strip())[:-3]))
+            stem = ko_stem(os.path.basename(line.strip()))
+            if stem is not None:
+                names.add(norm(stem))
     return names
 
 
@@ -222,10 +258,10 @@ def build(kernel_info, out, guest, init=None, modules=(), kos=(),
     dep_lines = []
     index = module_index(modroot)
     for path in load:
-        rel = os.path.relpath(path, modroot)
-        img.file("lib/modules/%s/%s" % (kver, rel), read_file(path))
+        rel = image_path(os.path.relpath(path, modroot))
+        img.file("lib/modules/%s/%s" % (kver, rel), read_module(path))
         deps = modinfo(path).get("depends", "")
-        dep_rel = [os.path.relpath(index[norm(d)], modroot)
+        dep_rel = [image_path(os.path.relpath(index[norm(d)], modroot))
                    for d in filter(None, deps.split(",")) if norm(d) in index]
         dep_lines.append("%s: %s" % (rel, " ".join(dep_rel)))
     for ko in kos:
@@ -233,7 +269,7 @@ def build(kernel_info, out, guest, init=None, modules=(), kos=(),
                  read_file(ko))
         dep_lines.append("extra/%s:" % os.path.basename(ko))
     img.file("etc/modules.load", "".join(
-        "/lib/modules/%s/%s\n" % (kver, os.path.relpath(p, modroot))
+        "/lib/modules/%s/%s\n" % (kver, image_path(os.path.relpath(p, modroot)))
         for p in load).encode())
     img.file("lib/modules/%s/modules.dep" % kver,
              ("\n".join(dep_lines) + "\n").encode())

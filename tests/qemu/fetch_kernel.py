@@ -3,7 +3,7 @@
 
 Interface
 ---------
-    fetch_kernel.py --cache DIR [--flavour amd64] [--quiet]
+    fetch_kernel.py --cache DIR [--flavour amd64] [--series 6.1|6.12]
 
 Prints one JSON object on stdout (also written to DIR/<kver>/kernel.json):
 
@@ -20,6 +20,9 @@ a finished unpack; an flock on DIR/.lock serialises concurrent callers):
 
 - resolves the kernel version from the metapackage linux-image-<flavour>
   (`apt-cache depends`), so a new Debian kernel needs no change here;
+  `--series 6.12` takes linux-image-6.12-<flavour> instead (bookworm's
+  6.12 kernel, from its security and backports updates), SERIES maps each
+  series to its metapackage;
 - `apt-get download`s linux-image-<kver>, linux-headers-<kver> and the
   linux-headers-*/linux-kbuild-* packages that one depends on, and
   busybox-static, then `dpkg -x`es them under DIR (nothing is installed);
@@ -29,7 +32,8 @@ a finished unpack; an flock on DIR/.lock serialises concurrent callers):
   That needs root, as CI has; elsewhere install them by hand.
   `apt-get update` runs once if the package lists are missing.
 
-Importable: fetch(cache_dir, flavour="amd64") returns the same dict.
+Importable: fetch(cache_dir, flavour="amd64", series=DEFAULT_SERIES) returns
+the same dict.
 """
 
 import argparse
@@ -40,6 +44,15 @@ import re
 import shutil
 import subprocess
 import sys
+
+# Kernel series -> metapackage prefix ("linux-image-" PREFIX flavour).
+# Bookworm's default kernel is 6.1 (linux-image-amd64); 6.12 has a
+# versioned metapackage.
+SERIES = {
+    "6.1": "",
+    "6.12": "6.12-",
+}
+DEFAULT_SERIES = "6.1"
 
 HOST_TOOLS = {
     # executable: Debian package
@@ -92,8 +105,8 @@ def depends(pkg):
     return deps
 
 
-def resolve_kver(flavour):
-    meta = "linux-image-" + flavour
+def resolve_kver(flavour, series=DEFAULT_SERIES):
+    meta = "linux-image-" + SERIES[series] + flavour
     try:
         deps = depends(meta)
     except subprocess.CalledProcessError:
@@ -104,7 +117,11 @@ def resolve_kver(flavour):
     prefix = "linux-image-"
     for d in deps:
         if d.startswith(prefix) and d.endswith("-" + flavour):
-            return d[len(prefix):]
+            kver = d[len(prefix):]
+            if not kver.startswith(series + "."):
+                raise SystemExit("fetch_kernel: %s is not a %s kernel"
+                                 % (kver, series))
+            return kver
     raise SystemExit("fetch_kernel: cannot resolve a kernel from %s: %r"
                      % (meta, deps))
 
@@ -179,17 +196,17 @@ def fix_headers_makefile(root, kver):
             f.write(fixed)
 
 
-def fetch(cache_dir, flavour="amd64"):
+def fetch(cache_dir, flavour="amd64", series=DEFAULT_SERIES):
     cache_dir = os.path.abspath(cache_dir)
     os.makedirs(cache_dir, exist_ok=True)
     with open(os.path.join(cache_dir, ".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        return _fetch_locked(cache_dir, flavour)
+        return _fetch_locked(cache_dir, flavour, series)
 
 
-def _fetch_locked(cache_dir, flavour):
+def _fetch_locked(cache_dir, flavour, series):
     ensure_host_tools()
-    kver = resolve_kver(flavour)
+    kver = resolve_kver(flavour, series)
     kdir_cache = os.path.join(cache_dir, kver)
     root = os.path.join(kdir_cache, "root")
     stamp = os.path.join(kdir_cache, "unpacked.stamp")
@@ -244,8 +261,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cache", required=True)
     ap.add_argument("--flavour", default="amd64")
+    ap.add_argument("--series", choices=sorted(SERIES), default=DEFAULT_SERIES)
     args = ap.parse_args()
-    print(json.dumps(fetch(args.cache, args.flavour), indent=1))
+    print(json.dumps(fetch(args.cache, args.flavour, args.series), indent=1))
 
 
 if __name__ == "__main__":

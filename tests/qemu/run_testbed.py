@@ -5,11 +5,16 @@ Interface
 ---------
     run_testbed.py --mode testbed|hotplug --build-dir DIR --cli SYSDEV_TREE
                    [--cache DIR] [--timeout SEC] [--walks N] [--smp N]
+                   [--kernel 6.1|6.12]
 
 --mode testbed   issue 3: golden walk of the testbed topology, whole-guest device
                  set, --stats, the latency-tolerance sequence, rmmod.
 --mode hotplug   issue 6: WALKS (--walks, default 50) walks of the whole
                  guest tree while the module is loaded and unloaded in a loop.
+
+--kernel          which Debian kernel series the guest boots: 6.1 (bookworm's
+                 default, linux-image-amd64) or 6.12 (linux-image-6.12-amd64);
+                 6.12's work goes to DIR/<mode>-6.12 and DIR/module-6.12.
 
 Steps: fetch_kernel.fetch(DIR/cache) -> build_module.build(...,
 DIR/module) -> build_initramfs.build(..., guest/<mode>.sh, sysdev-tree and
@@ -1001,11 +1006,15 @@ def main():
     ap.add_argument("--timeout", type=int, default=600)
     ap.add_argument("--walks", type=int, default=50)
     ap.add_argument("--smp", type=int)
+    ap.add_argument("--kernel", choices=sorted(fetch_kernel.SERIES),
+                    default=fetch_kernel.DEFAULT_SERIES)
     args = ap.parse_args()
+    suffix = ("" if args.kernel == fetch_kernel.DEFAULT_SERIES
+              else "-" + args.kernel)
 
     build_dir = os.path.abspath(args.build_dir)
     cache = args.cache or os.path.join(build_dir, "cache")
-    work = os.path.join(build_dir, args.mode)
+    work = os.path.join(build_dir, args.mode + suffix)
     os.makedirs(work, exist_ok=True)
     t0 = time.monotonic()
 
@@ -1017,9 +1026,9 @@ def main():
         print("0 passed, 1 failed")
         return 1
 
-    info = fetch_kernel.fetch(cache)
+    info = fetch_kernel.fetch(cache, series=args.kernel)
     kos = build_module.build(info["kdir"], os.path.join(HERE, "testbed"),
-                             os.path.join(build_dir, "module"))
+                             os.path.join(build_dir, "module" + suffix))
     initrd = os.path.join(work, "initrd.cpio.gz")
     # Sanitizer settings of the test environment apply in the guest too.
     env_file = os.path.join(work, "guest-env")
@@ -1064,6 +1073,12 @@ def main():
     c.check("guest script exit status 0", res["guest_rc"] == 0,
             "rc %s" % res["guest_rc"])
     if args.mode == "testbed":
+        version = (out.text("proc_version") or "").strip()
+        c.check("the guest ran the %s kernel that was fetched (%s)"
+                % (args.kernel, info["kver"]),
+                version.startswith("Linux version %s " % info["kver"])
+                and info["kver"].startswith(args.kernel + "."),
+                "/proc/version: %r" % version[:80])
         check_testbed(c, out)
     elif args.mode == "monitor":
         check_monitor(c, out)

@@ -65,6 +65,7 @@
 #include <linux/pm_qos.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
+#include <linux/version.h>
 
 #include <linux/moduleparam.h>
 
@@ -138,7 +139,20 @@ static const struct device_type sdt_adapter_type = {
 static const struct device_type sdt_client_type;
 static const struct device_type sdt_early_type;
 
-static int sdt_bus_match(struct device *dev, struct device_driver *drv)
+/*
+ * The driver core's API changed under this module between the kernels it
+ * is built for (Debian's 6.1 and 6.12): bus_type.match takes a const
+ * driver since 6.11, struct class lost .owner in 6.4 (a class is no longer
+ * tied to a module), and a subsystem's root device is only reachable
+ * through bus_get_dev_root() since 6.3 (.dev_root was removed in 6.4).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+#define SDT_CONST_DRV const
+#else
+#define SDT_CONST_DRV
+#endif
+
+static int sdt_bus_match(struct device *dev, SDT_CONST_DRV struct device_driver *drv)
 {
 	return dev->type == &sdt_client_type;
 }
@@ -164,17 +178,23 @@ static struct bus_type sdtcoll_bus_type = {
 
 static struct class sdtled_class = {
 	.name = "sdtled",
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 4, 0)
 	.owner = THIS_MODULE,
+#endif
 };
 
 static struct class sdtdisk_class = {
 	.name = "sdtdisk",
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 4, 0)
 	.owner = THIS_MODULE,
+#endif
 };
 
 static struct class sdtcoll_class = {
 	.name = "sdtcoll",
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 4, 0)
 	.owner = THIS_MODULE,
+#endif
 };
 
 static const struct device_type sdtdisk_disk_type = {
@@ -532,6 +552,23 @@ static int sdt_device_add(struct device **slot, struct device *parent,
 	return 0;
 }
 
+/* A device below the root device of a system or virtual subsystem. */
+static int sdt_device_add_below_root(struct device **slot,
+				     struct bus_type *bus, const char *name)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+	/* A reference to the root; device_add() takes its own. */
+	struct device *root = bus_get_dev_root(bus);
+	int ret;
+
+	ret = sdt_device_add(slot, root, bus, NULL, NULL, 0, name);
+	put_device(root);
+	return ret;
+#else
+	return sdt_device_add(slot, bus->dev_root, bus, NULL, NULL, 0, name);
+#endif
+}
+
 static void sdt_device_del(struct device **dev)
 {
 	if (*dev) {
@@ -865,12 +902,10 @@ static int sdt_devices_add(void)
 			     NULL, 0, "sdtled-orphan");
 	if (ret)
 		goto err;
-	ret = sdt_device_add(&sdt_sys0, sdtsys_bus_type.dev_root,
-			     &sdtsys_bus_type, NULL, NULL, 0, "sdtsys0");
+	ret = sdt_device_add_below_root(&sdt_sys0, &sdtsys_bus_type, "sdtsys0");
 	if (ret)
 		goto err;
-	ret = sdt_device_add(&sdt_virt0, sdtvirt_bus_type.dev_root,
-			     &sdtvirt_bus_type, NULL, NULL, 0, "sdtvirt0");
+	ret = sdt_device_add_below_root(&sdt_virt0, &sdtvirt_bus_type, "sdtvirt0");
 	if (ret)
 		goto err;
 	ret = sdt_device_add(&sdt_toplevel, NULL, &sdtcoll_bus_type, NULL,
