@@ -82,7 +82,6 @@ static int watch(int secs, bool udev)
 		while (sysdev_monitor_receive(m, &ev) == 0) {
 			const char *action = NULL, *devpath = NULL, *sub = NULL, *cd = NULL;
 			const char *parent_path = NULL;
-			struct sysdev_device *parent;
 			enum sysdev_kind kind;
 			uint64_t seqnum = 0;
 			bool known = sysdev_device_get_kind(ev, &kind) >= 0;
@@ -92,11 +91,11 @@ static int watch(int secs, bool udev)
 			sysdev_device_get_devpath(ev, &devpath);
 			sysdev_device_get_subsystem(ev, &sub);
 			sysdev_device_get_class_dir(ev, &cd);
-			if (sysdev_device_get_parent(ev, &parent) >= 0)
-				sysdev_device_get_devpath(parent, &parent_path);
+			/* the devpath: a remove's parent may be gone too */
+			sysdev_device_get_parent_devpath(ev, &parent_path);
 
 			printf("%llu %s %s %s %s parent=%s class_dir=%s\n",
-			       (unsigned long long)seqnum, action, devpath,
+			       (unsigned long long)seqnum, action, devpath ?: "-",
 			       known ? sysdev_kind_to_string(kind) : "-", sub ?: "-",
 			       parent_path ?: "-", cd ?: "-");
 			sysdev_device_unref(ev);

@@ -68,6 +68,9 @@ run() {
 	wait $b || echo "$name: the burst failed" >> "$OUT/errors"
 	heard_marker "$OUT/$name.out" > "$OUT/$name.s1" ||
 		echo "$name: no marker heard after the burst" >> "$OUT/errors"
+	# one more: heard only after the resync a loss started has printed its lines
+	heard_marker "$OUT/$name.out" > /dev/null ||
+		echo "$name: no marker heard after the resync" >> "$OUT/errors"
 	kill -INT $w
 	wait $w
 	echo $? > "$OUT/$name.rc"
