@@ -134,7 +134,7 @@ struct run {
 	struct jw w;
 	size_t blocks;
 	size_t left_out;
-	const char *first_left_out;
+	char *first_left_out; /* a copy: the key dies with its device */
 	bool failed;
 	bool multi; /* several devices: JSON is an array of objects */
 };
@@ -195,8 +195,13 @@ static int print_device(struct sysdev *ctx, struct run *r, struct sysdev_device 
 		if (o->export_values) {
 			/* only what the shell reads as one plain assignment */
 			if (!export_key_ok(p.v[i].key)) {
-				if (!r->left_out++)
-					r->first_left_out = p.v[i].key;
+				if (!r->left_out++) {
+					r->first_left_out = strdup(p.v[i].key);
+					if (!r->first_left_out) {
+						props_free(&p);
+						return -ENOMEM;
+					}
+				}
 				continue;
 			}
 			fputs(p.v[i].key, stdout);
@@ -328,5 +333,6 @@ int cmd_properties(struct sysdev *ctx, const struct options *o)
 	if (err == -ENOMEM)
 		warnx_(NULL, "%s", error_words(err));
 	names_free(r.names);
+	free(r.first_left_out);
 	return err < 0 || r.failed ? EXIT_RUNTIME : 0;
 }

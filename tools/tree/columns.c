@@ -310,7 +310,7 @@ const char *column_pairs_name(const struct column *c)
 
 /*
  * ATTR:NAME or PROP:KEY (the prefix in any case): a column of its own, named as
- * given.  The generic columns live as long as the process (the options do).
+ * given, freed by column_free().
  */
 static const struct column *column_generic(const char *name, size_t len)
 {
@@ -363,8 +363,10 @@ static int add_list(const char *list, const struct column ***cols, size_t *n, si
 			       (int)len, p);
 			return -EINVAL;
 		}
-		if (grow_array((void **)cols, cap, *n + 1, sizeof(**cols)) < 0)
+		if (grow_array((void **)cols, cap, *n + 1, sizeof(**cols)) < 0) {
+			column_free(c);
 			return -ENOMEM;
+		}
 		(*cols)[(*n)++] = c;
 		if (!p[len])
 			return 0;
@@ -394,11 +396,30 @@ int columns_parse(const char *list, const char *defaults, const struct column **
 	if (err >= 0)
 		err = add_list(list ? list + (list[0] == '+') : defaults, cols, n, &cap);
 	if (err < 0) {
-		free(*cols);
+		columns_free(*cols, *n);
 		*cols = NULL;
 		*n = 0;
 	}
 	return err;
+}
+
+void column_free(const struct column *c)
+{
+	struct generic_column *g = (struct generic_column *)c;
+
+	/* only ATTR:NAME and PROP:KEY were allocated; the table's columns are static */
+	if (!c || c->get)
+		return;
+	free((char *)g->c.name);
+	free(g->pairs);
+	free(g);
+}
+
+void columns_free(const struct column **cols, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		column_free(cols[i]);
+	free(cols);
 }
 
 bool columns_need(const struct column *const *cols, size_t n, unsigned flag)

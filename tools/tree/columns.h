@@ -54,6 +54,9 @@ extern const size_t n_columns;
  * Says which name is unknown in one line and returns -EINVAL.
  */
 int columns_parse(const char *list, const char *defaults, const struct column ***cols, size_t *n);
+/* Free what columns_parse() made: one column (the table's own are left), or the array. */
+void column_free(const struct column *c);
+void columns_free(const struct column **cols, size_t n);
 /* Whether any of the columns has @flag. */
 bool columns_need(const struct column *const *cols, size_t n, unsigned flag);
 

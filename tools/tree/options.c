@@ -664,7 +664,7 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 			return EXIT_USAGE;
 		}
 		o->sort = one[0];
-		free(one);
+		free(one); /* the array; the column is the options' now */
 	}
 	if (o->value_only && (o->json || o->export_values)) {
 		warnx_("--value", "cannot be used with %s", o->json ? "--json" : "--export");
@@ -711,8 +711,11 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 
 void options_free(struct options *o)
 {
-	free(o->cols);
+	columns_free(o->cols, o->n_cols);
 	o->cols = NULL;
+	o->n_cols = 0;
+	column_free(o->sort);
+	o->sort = NULL;
 	free(o->subsystems); /* the one allocation of the four filter lists */
 	o->subsystems = o->drivers = o->sysnames = o->matches = NULL;
 	o->nomatch_subsystems = o->nomatch_sysnames = o->nomatch_drivers = o->nomatches = NULL;
