@@ -4,7 +4,7 @@
 # invariant (abort), a leak, a timeout of one input or running out of memory.
 #
 #   tests/fuzz/run.sh [SECONDS-PER-TARGET] [TARGET...]
-#        default 60 s, all targets (uevent udev-db latency device archive escape uevent-message umockdev sanitize names)
+#        default 60 s, all targets (uevent udev-db latency device archive escape uevent-message umockdev sanitize names module-aliases)
 #   env: BUILDDIR (default build-fuzz), FUZZ_JOBS (default 1)
 #
 # New inputs found go to a scratch corpus (the seed corpus in
@@ -18,7 +18,7 @@ top=$(cd "$here/../.." && pwd)
 secs=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(uevent udev-db latency device archive escape uevent-message umockdev sanitize names)
+[ ${#targets[@]} -gt 0 ] || targets=(uevent udev-db latency device archive escape uevent-message umockdev sanitize names module-aliases)
 builddir=${BUILDDIR:-$top/build-fuzz}
 
 if [ ! -d "$builddir" ]; then

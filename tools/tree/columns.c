@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "columns.h"
 #include "json-writer.h"
+#include "module-aliases.h"
 #include "names.h"
 
 /* The walk's facts (devpath, name, kind) are a node's; every other field is the device's. */
@@ -111,7 +112,8 @@ static const char *get_modalias(const struct row *r, char *buf, size_t size)
 {
 	const char *v = read_attr(r, "modalias", buf, size);
 
-	return v ? v : dev_property(r->dev, "MODALIAS");
+	/* an empty file (a capture keeps only what the walk reads) says nothing */
+	return v && *v ? v : dev_property(r->dev, "MODALIAS");
 }
 
 static const char *get_runtime_status(const struct row *r, char *buf, size_t size)
@@ -191,6 +193,36 @@ static const char *get_module(const struct row *r, char *buf, size_t size)
 	return module;
 }
 
+/* modules.alias's answer; where none could be read, said once */
+static const char *get_modules(const struct row *r, char *buf, size_t size)
+{
+	static bool said;
+	const char *modules = NULL, *path;
+	unsigned long over;
+	size_t line;
+	int err;
+
+	(void)buf, (void)size;
+	if (!r->names || !r->dev)
+		return NULL;
+	names_modules(r->names, r->dev, &modules);
+	err = names_modules_source(r->names, &path, &line, &over);
+	if (said || (err == 0 && !over))
+		return modules;
+	said = true;
+	if (err == -E2BIG && line)
+		warnx_(path, "line %zu is longer than %u bytes: MODULES is empty", line,
+		       MODULE_ALIASES_MAX_LINE);
+	else if (err == -E2BIG)
+		warnx_(path, "larger than %u bytes: MODULES is empty", MODULE_ALIASES_MAX_FILE);
+	else if (err < 0)
+		warnx_(path, "no modules.alias (%s): MODULES is empty", error_words(err));
+	else
+		warnx_(path, "matching a modalias took more than %lu steps: its MODULES is empty",
+		       (unsigned long)MODULE_ALIASES_MAX_STEPS);
+	return modules;
+}
+
 /* udev's database: the first of @keys the device has as a udev property (lsblk's order) */
 static const char *udev_first(const struct row *r, const char *const *keys)
 {
@@ -238,6 +270,10 @@ const struct column columns[] = {
     {"DRIVER", "driver", "the bound driver (target of the driver link)", 0, get_driver},
     {"MODULE", "module", "kernel module of the driver (its module link), empty when built in",
      COL_NAMES, get_module},
+    {"MODULES", "modules",
+     "modules whose modules.alias entries match the modalias, as modprobe resolves it (JSON: an "
+     "array)",
+     COL_UEVENT | COL_NAMES | COL_WORDS, get_modules},
     {"PARENT", "parent", "devpath of the nearest ancestor device", 0, get_parent},
     {"PARENT_DRIVER", "parent_driver", "the driver of the nearest ancestor that has one", 0,
      get_parent_driver},

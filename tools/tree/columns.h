@@ -23,8 +23,9 @@ struct row {
 
 enum {
 	COL_UEVENT = 1u << 0, /* the walk reads every uevent file at once (SYSDEV_WALK_UEVENT) */
-	COL_NAMES = 1u << 1,  /* VENDOR, MODEL, MODULE: the row needs a struct names */
+	COL_NAMES = 1u << 1,  /* VENDOR, MODEL, MODULE(S): the row needs a struct names */
 	COL_LINKS = 1u << 2,  /* SYMLINKS: JSON shows the device's links as an array */
+	COL_WORDS = 1u << 3,  /* MODULES: space-separated words, JSON shows them as an array */
 };
 
 struct column {

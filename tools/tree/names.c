@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "fd-util.h"
+#include "module-aliases.h"
 #include "names.h"
 #include "path-util.h"
 
@@ -39,6 +40,14 @@ struct names {
 	bool hwdb_tried;
 	struct table modaliases;
 	struct table modules;
+	/* MODULES: modules.alias, read on the first lookup; the answers per modalias */
+	struct module_aliases *aliases;
+	bool aliases_tried;
+	int aliases_err;
+	char *aliases_path;
+	size_t aliases_bad_line;
+	unsigned long aliases_over_limit;
+	struct table modules_of_modalias;
 	/* the last device asked about: VENDOR and MODEL columns ask twice a row */
 	char *last_devpath;
 	const char *last_vendor, *last_model;
@@ -137,6 +146,9 @@ void names_free(struct names *n)
 		udev_unref(n->udev);
 	table_free(&n->modaliases);
 	table_free(&n->modules);
+	table_free(&n->modules_of_modalias);
+	module_aliases_free(n->aliases);
+	free(n->aliases_path);
 	free(n->last_devpath);
 	sysdev_unref(n->ctx);
 	free(n);
@@ -400,4 +412,67 @@ int names_module(struct names *n, struct sysdev_device *dev, const char **module
 {
 	return names_module_of(n, dev_str(dev, sysdev_device_get_subsystem),
 			       dev_str(dev, sysdev_device_get_driver), module);
+}
+
+int names_modules_of_modalias(struct names *n, const char *modalias, const char **modules)
+{
+	struct entry *e;
+	int err;
+
+	*modules = NULL;
+	if (!modalias || !*modalias)
+		return 0;
+	if (!n->aliases_tried) {
+		n->aliases_tried = true;
+		n->aliases_err = module_aliases_load(n->ctx, &n->aliases, &n->aliases_path,
+						     &n->aliases_bad_line);
+		if (n->aliases_err == -ENOMEM)
+			return -ENOMEM;
+	}
+	if (!n->aliases)
+		return 0;
+	e = table_find(&n->modules_of_modalias, modalias);
+	if (e) {
+		*modules = e->value[0];
+		return 0;
+	}
+	e = table_add(&n->modules_of_modalias, modalias);
+	if (!e)
+		return -ENOMEM;
+	err = module_aliases_lookup(n->aliases, modalias, &e->value[0], NULL);
+	if (err == -E2BIG) {
+		n->aliases_over_limit++;
+		return 0;
+	}
+	if (err < 0)
+		return err;
+	*modules = e->value[0];
+	return 0;
+}
+
+int names_modules(struct names *n, struct sysdev_device *dev, const char **modules)
+{
+	const char *modalias = dev_property(dev, "MODALIAS");
+	char buf[ATTR_MAX + 1];
+	ssize_t len;
+
+	*modules = NULL;
+	if (!modalias || !*modalias) {
+		len = sysdev_device_read_attribute(dev, "modalias", buf, sizeof(buf));
+		if (len == -ENOMEM)
+			return -ENOMEM;
+		if (len <= 0 || strlen(buf) != (size_t)len)
+			return 0;
+		modalias = buf;
+	}
+	return names_modules_of_modalias(n, modalias, modules);
+}
+
+int names_modules_source(const struct names *n, const char **path, size_t *bad_line,
+			 unsigned long *over_limit)
+{
+	*path = n->aliases_path;
+	*bad_line = n->aliases_bad_line;
+	*over_limit = n->aliases_over_limit;
+	return n->aliases_tried ? n->aliases_err : 0;
 }

@@ -46,6 +46,25 @@ int names_module(struct names *n, struct sysdev_device *dev, const char **module
 int names_module_of(struct names *n, const char *subsystem, const char *driver,
 		    const char **module);
 
+/*
+ * MODULES: the kernel modules whose modules.alias entries match the device's
+ * modalias (its MODALIAS property, else its modalias file), space-separated
+ * and sorted (module-aliases.h says where the file is found and how it is
+ * matched).  0 with NULL when there is none, or no modules.alias (see
+ * names_modules_source()).  Cached per modalias; the file is read on the
+ * first lookup.
+ */
+int names_modules(struct names *n, struct sysdev_device *dev, const char **modules);
+int names_modules_of_modalias(struct names *n, const char *modalias, const char **modules);
+/*
+ * After a lookup: the modules.alias read or looked for (*@path, may be NULL),
+ * and 0 or why it could not be read (-ENOENT: none found; -E2BIG: a limit,
+ * *@bad_line naming the line when it was a line's); *@over_limit counts the
+ * modaliases whose lookup passed its step limit (left empty).
+ */
+int names_modules_source(const struct names *n, const char **path, size_t *bad_line,
+			 unsigned long *over_limit);
+
 /* After a lookup: whether a hardware database could be opened.  A missing
  * one is no error (the names are then empty); a caller may say so once. */
 bool names_have_database(const struct names *n);

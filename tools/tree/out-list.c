@@ -121,6 +121,16 @@ static int on_device(struct sysdev_device *dev, void *data)
 			SYSDEV_DEVICE_FOREACH_DEVLINK(dev, link)
 			jw_string(&l->w, link);
 			jw_end_array(&l->w);
+		} else if (o->json && (c->flags & COL_WORDS)) {
+			jw_key(&l->w, c->key);
+			jw_begin_array(&l->w);
+			for (const char *w = v; w && *w;) {
+				size_t len = strcspn(w, " ");
+
+				jw_string_len(&l->w, w, len);
+				w += len + (w[len] == ' ');
+			}
+			jw_end_array(&l->w);
 		} else if (o->json) {
 			jw_member_string(&l->w, c->key, v);
 		} else if (o->list_format == FORMAT_RAW) {
