@@ -578,6 +578,52 @@ def parents_attr_groups():
                     text) is not None, text[:300])
 
 
+def modules_hand():
+    """MODULES against a hand-written modules.alias and the answers kmod's rules give:
+    '-' and '_' are one byte outside brackets (in the pattern and the modalias), brackets
+    and '?' and '*' are fnmatch's, a module is named once, the names sorted."""
+    aliases = ("alias platform:efi_framebuffer efifb\n"
+               "alias platform:simple-framebuffer simplefb\n"
+               "alias pci:v00008086d*sv*sd*bc02sc00i* e1000e\n"
+               "alias pci:v00008086d000010D3sv*sd*bc*sc*i* e1000e\n"
+               "alias usb:v046Dp[!0]*d* hid_logitech\n"
+               "alias usb:v046Dp?52B* logi_receiver\n"
+               "alias acpi*:PNP0A0[38]:* pci_root\n"
+               "alias platform:x-[a-c]_z bracket_dash\n")
+    want = {"platform:efi-framebuffer": ["efifb"],
+            "platform:efi_framebuffer": ["efifb"],
+            "platform:simple_framebuffer": ["simplefb"],
+            "pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00": ["e1000e"],
+            "usb:v046DpC52Bd1200dc00": ["hid_logitech", "logi_receiver"],
+            "usb:v046Dp052Bd1200dc00": ["logi_receiver"],
+            "acpi:PNP0A08:": ["pci_root"],
+            "acpi:PNP0A05:": [],
+            "platform:x_b-z": ["bracket_dash"],
+            "platform:x_d_z": []}
+    with tempfile.TemporaryDirectory(prefix="sysdev-dialect-mod.") as d:
+        moddir = os.path.join(d, "lib", "modules", "6.1.0-99-amd64")
+        os.makedirs(moddir)
+        with open(os.path.join(moddir, "modules.alias"), "w") as f:
+            f.write("# Aliases extracted from modules themselves.\n" + aliases)
+        t = T.Tree(os.path.join(d, "sys"))
+        t.buses("platform")
+        order = sorted(want)
+        for i, m in enumerate(order):
+            t.device("devices/platform/hand.%d" % i, "bus:platform", uevent="MODALIAS=%s\n" % m)
+        r = run("--root", os.path.join(d, "sys"), "-J", "-l", "-o", "DEVPATH,MODALIAS,MODULES")
+        rows = json.loads(r.stdout)["devices"] if r.returncode == 0 else []
+        got = {row["modalias"]: row["modules"] for row in rows if row["modalias"]}
+        check(f"MODULES of {len(want)} modaliases against a hand-written modules.alias: '-' as "
+              "'_' both ways, brackets, '?', '*', each module once, sorted",
+              got == want and r.stderr == b"",
+              ({k: (got.get(k), v) for k, v in want.items() if got.get(k) != v}, r.stderr))
+        r = run("--root", os.path.join(d, "sys"), "-l", "-o", "MODALIAS,MODULES", "-n")
+        text = {ln.split()[0]: ln.split()[1:] for ln in lines(r) if ln.split()}
+        check("MODULES in text: the names separated by spaces (efi-framebuffer: efifb)",
+              text.get("platform:efi-framebuffer") == ["efifb"] and
+              text.get("usb:v046DpC52Bd1200dc00") == ["hid_logitech", "logi_receiver"], text)
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="sysdev-dialect.")
     try:
@@ -595,6 +641,7 @@ def main():
         power_resume()
         several_and_property(trees)
         parents_attr_groups()
+        modules_hand()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     C.finish()
