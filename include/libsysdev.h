@@ -603,6 +603,9 @@ int sysdev_enumerator_add_match_subsystem(struct sysdev_enumerator *enumerator,
 					  const char *subsystem, bool match);
 /* Since: 1.0 */
 int sysdev_enumerator_add_match_sysname(struct sysdev_enumerator *enumerator, const char *glob);
+/* devices whose name matches @glob are left out; several: any one leaves a
+ * device out (sd-device's add_nomatch_sysname).  Since: 1.1 */
+int sysdev_enumerator_add_nomatch_sysname(struct sysdev_enumerator *enumerator, const char *glob);
 /* Since: 1.0 */
 int sysdev_enumerator_add_match_driver(struct sysdev_enumerator *enumerator, const char *glob);
 /* Since: 1.0 */
@@ -617,6 +620,11 @@ int sysdev_enumerator_add_match_property(struct sysdev_enumerator *enumerator, c
  * newline matches @glob (NULL: the attribute exists and can be read).  Since: 1.0 */
 int sysdev_enumerator_add_match_sysattr(struct sysdev_enumerator *enumerator, const char *name,
 					const char *glob);
+/* libudev's udev_enumerate_add_nomatch_sysattr(): devices whose attribute
+ * @name can be read and matches @glob (NULL: can be read at all) are left
+ * out; several: any one leaves a device out.  Since: 1.1 */
+int sysdev_enumerator_add_nomatch_sysattr(struct sysdev_enumerator *enumerator, const char *name,
+					  const char *glob);
 /* a property KEY as udev holds it, or where the device has none, its attribute
  * KEY (read as sysdev_device_read_attribute() reads it), matching @glob;
  * several: all must hold.  Since: 1.0 */

@@ -33,10 +33,11 @@ struct kvv {
 struct sysdev_enumerator {
 	unsigned n_ref;
 	struct sysdev *ctx;
-	struct strv subsystems, nomatch_subsystems, sysnames, drivers, devtypes, tags;
+	struct strv subsystems, nomatch_subsystems, sysnames, nomatch_sysnames, drivers, devtypes,
+	    tags;
 	bool initialized;	/* libudev's is_initialized match */
 	int strict_initialized; /* 1: initialized only, -1: not initialized only, 0: any */
-	struct kvv properties, sysattrs;
+	struct kvv properties, sysattrs, nomatch_sysattrs;
 	struct kvv values;   /* property, or else attribute: all must hold */
 	char *parent;	     /* devpath of the subtree, or NULL */
 	unsigned placements; /* bit per enum sysdev_placement; 0: any */
@@ -113,11 +114,13 @@ static void enumerator_free(struct sysdev_enumerator *e)
 	strv_free(&e->subsystems);
 	strv_free(&e->nomatch_subsystems);
 	strv_free(&e->sysnames);
+	strv_free(&e->nomatch_sysnames);
 	strv_free(&e->drivers);
 	strv_free(&e->devtypes);
 	strv_free(&e->tags);
 	kvv_free(&e->properties);
 	kvv_free(&e->sysattrs);
+	kvv_free(&e->nomatch_sysattrs);
 	kvv_free(&e->values);
 	free(e->parent);
 	name_set_free(&e->linked);
@@ -165,6 +168,13 @@ _public_ int sysdev_enumerator_add_match_sysname(struct sysdev_enumerator *e, co
 	CHANGE(e, strv_add(&e->sysnames, glob));
 }
 
+_public_ int sysdev_enumerator_add_nomatch_sysname(struct sysdev_enumerator *e, const char *glob)
+{
+	assert_return(e, -EINVAL);
+	assert_return(glob, -EINVAL);
+	CHANGE(e, strv_add(&e->nomatch_sysnames, glob));
+}
+
 _public_ int sysdev_enumerator_add_match_driver(struct sysdev_enumerator *e, const char *glob)
 {
 	assert_return(e, -EINVAL);
@@ -193,6 +203,14 @@ _public_ int sysdev_enumerator_add_match_sysattr(struct sysdev_enumerator *e, co
 	assert_return(e, -EINVAL);
 	assert_return(name && *name, -EINVAL);
 	CHANGE(e, kvv_add(&e->sysattrs, name, glob));
+}
+
+_public_ int sysdev_enumerator_add_nomatch_sysattr(struct sysdev_enumerator *e, const char *name,
+						   const char *glob)
+{
+	assert_return(e, -EINVAL);
+	assert_return(name && *name, -EINVAL);
+	CHANGE(e, kvv_add(&e->nomatch_sysattrs, name, glob));
 }
 
 _public_ int sysdev_enumerator_add_match_value(struct sysdev_enumerator *e, const char *key,
@@ -332,6 +350,9 @@ static int device_matches(struct sysdev_enumerator *e, struct sysdev_device *dev
 	for (size_t i = 0; sub && i < e->nomatch_subsystems.n; i++)
 		if (strcmp(e->nomatch_subsystems.v[i], sub) == 0)
 			return 0;
+	for (size_t i = 0; i < e->nomatch_sysnames.n; i++)
+		if (fnmatch(e->nomatch_sysnames.v[i], dev->name, 0) == 0)
+			return 0;
 	if (!glob_any(&e->sysnames, dev->name) ||
 	    !glob_any(&e->drivers, str_of(dev, sysdev_device_get_driver)))
 		return 0;
@@ -384,6 +405,16 @@ static int device_matches(struct sysdev_enumerator *e, struct sysdev_device *dev
 			any = v && fnmatch(e->properties.v[i].glob, v, 0) == 0;
 		}
 		if (!any)
+			return 0;
+	}
+	/* libudev's nomatch_sysattr: any attribute that matches leaves the device out */
+	for (size_t i = 0; i < e->nomatch_sysattrs.n; i++) {
+		char buf[4097];
+		ssize_t len = sysdev_device_read_attribute(dev, e->nomatch_sysattrs.v[i].key, buf,
+							   sizeof(buf));
+
+		if (len >= 0 && (!e->nomatch_sysattrs.v[i].glob ||
+				 fnmatch(e->nomatch_sysattrs.v[i].glob, buf, 0) == 0))
 			return 0;
 	}
 	for (size_t i = 0; i < e->sysattrs.n; i++) {

@@ -10,9 +10,10 @@
  *   enumtool compare ROOT                    indexed against walked, every subsystem
  *   enumtool bench [RUNS]                    libsysdev against libudev on /sys
  *
- * MATCH: subsystem=S, nosubsystem=S, sysname=G, driver=G, devtype=T,
- * property=K=G, sysattr=N=G, sysattr=N, value=K=G, parent=DEVPATH, placement=P, unlinked
- * (udev-match: subsystem, nosubsystem, sysname, property, sysattr)
+ * MATCH: subsystem=S, nosubsystem=S, sysname=G, nosysname=G, driver=G, devtype=T,
+ * property=K=G, sysattr=N=G, sysattr=N, nosysattr=N=G, nosysattr=N, value=K=G,
+ * parent=DEVPATH, placement=P, unlinked
+ * (udev-match: subsystem, nosubsystem, sysname, property, sysattr, nosysattr)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -84,6 +85,8 @@ static int add_match(struct sysdev_enumerator *e, const char *m)
 		return sysdev_enumerator_add_match_subsystem(e, v, false);
 	if (!strcmp(key, "sysname"))
 		return sysdev_enumerator_add_match_sysname(e, v);
+	if (!strcmp(key, "nosysname"))
+		return sysdev_enumerator_add_nomatch_sysname(e, v);
 	if (!strcmp(key, "driver"))
 		return sysdev_enumerator_add_match_driver(e, v);
 	if (!strcmp(key, "devtype"))
@@ -95,7 +98,8 @@ static int add_match(struct sysdev_enumerator *e, const char *m)
 		    e, !strcmp(v, "virtual")  ? SYSDEV_PLACEMENT_VIRTUAL
 		       : !strcmp(v, "system") ? SYSDEV_PLACEMENT_SYSTEM
 					      : SYSDEV_PLACEMENT_DEVICES);
-	if (!strcmp(key, "property") || !strcmp(key, "sysattr") || !strcmp(key, "value")) {
+	if (!strcmp(key, "property") || !strcmp(key, "sysattr") || !strcmp(key, "nosysattr") ||
+	    !strcmp(key, "value")) {
 		char name[256];
 		const char *g = strchr(v, '=');
 		size_t n = g ? (size_t)(g - v) : strlen(v);
@@ -106,6 +110,8 @@ static int add_match(struct sysdev_enumerator *e, const char *m)
 		name[n] = '\0';
 		if (key[0] == 'v')
 			return sysdev_enumerator_add_match_value(e, name, g ? g + 1 : NULL);
+		if (key[0] == 'n')
+			return sysdev_enumerator_add_nomatch_sysattr(e, name, g ? g + 1 : NULL);
 		return key[0] == 'p'
 			   ? sysdev_enumerator_add_match_property(e, name, g ? g + 1 : NULL)
 			   : sysdev_enumerator_add_match_sysattr(e, name, g ? g + 1 : NULL);
@@ -498,11 +504,13 @@ static int udev_match(int argc, char **argv)
 			r = udev_enumerate_add_nomatch_subsystem(e, v);
 		else if (!strcmp(key, "sysname"))
 			r = udev_enumerate_add_match_sysname(e, v);
-		else if (!strcmp(key, "property") || !strcmp(key, "sysattr")) {
+		else if (!strcmp(key, "property") || !strcmp(key, "sysattr") ||
+			 !strcmp(key, "nosysattr")) {
 			if (g)
 				*g++ = '\0';
-			r = key[0] == 'p' ? udev_enumerate_add_match_property(e, v, g ? g : "*")
-					  : udev_enumerate_add_match_sysattr(e, v, g);
+			r = key[0] == 'p'   ? udev_enumerate_add_match_property(e, v, g ? g : "*")
+			    : key[0] == 'n' ? udev_enumerate_add_nomatch_sysattr(e, v, g)
+					    : udev_enumerate_add_match_sysattr(e, v, g);
 		}
 		free(key);
 		if (r < 0) {

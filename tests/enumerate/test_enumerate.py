@@ -155,6 +155,15 @@ def main():
                 (("subsystem=block", "subsystem=net"), lambda p, f: f["subsystem"] in ("block", "net")),
                 (("nosubsystem=platform",), lambda p, f: f["subsystem"] != "platform"),
                 (("sysname=*0*",), lambda p, f: fnmatch.fnmatchcase(p.rsplit("/", 1)[1], "*0*")),
+                (("nosysname=*0*",), lambda p, f: not fnmatch.fnmatchcase(p.rsplit("/", 1)[1], "*0*")),
+                (("nosysname=*0*", "nosysname=i2c*", "sysname=*[0-9]"),
+                 lambda p, f: not fnmatch.fnmatchcase(p.rsplit("/", 1)[1], "*0*") and
+                 not p.rsplit("/", 1)[1].startswith("i2c") and p[-1].isdigit()),
+                (("nosysattr=power/runtime_status=active",),
+                 lambda p, f: attr(f["dir"], "power/runtime_status") != b"active"),
+                (("nosysattr=dev", "nosysattr=power/control=au*"),
+                 lambda p, f: attr(f["dir"], "dev") is None and
+                 not (attr(f["dir"], "power/control") or b"").startswith(b"au")),
                 (("driver=*i2c*",), lambda p, f: f["driver"] and fnmatch.fnmatchcase(f["driver"], "*i2c*")),
                 (("devtype=disk",), lambda p, f: f["props"].get("DEVTYPE") == "disk"),
                 (("property=DEVTYPE=part*", "property=INTERFACE=*"),

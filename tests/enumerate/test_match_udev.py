@@ -167,7 +167,9 @@ def check_live():
         queries += [("property=DEVNAME=/dev/%s" % nodes[0],),
                     ("property=DEVNAME=/dev/%s?" % nodes[0][:-1],),
                     ("property=DEVPATH=*/%s" % nodes[0],)]
-    queries += [("sysattr=driver=*",), ("sysattr=subsystem=pci",), ("sysattr=driver",)]
+    queries += [("sysattr=driver=*",), ("sysattr=subsystem=pci",), ("sysattr=driver",),
+                ("nosysattr=driver",), ("nosysattr=subsystem=pci",),
+                ("sysattr=driver", "nosysattr=driver=*virtio*", "nosysattr=dev=*:0")]
     for q in queries:
         u = lines(["udev-match", *q])[1]
         mine = listed("/sys", *q)
