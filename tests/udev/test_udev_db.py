@@ -297,6 +297,20 @@ def compare(label, tool, tree, want, base, fixture=False):
             diff.append((devpath, d))
     C.check(f"{label}: --properties of every device equals udevadm info --export-db",
             not diff, diff[:3])
+    # the hwdb's names: for a device udev has initialized, its database's (its rules
+    # decide), as udevadm prints them; for one it has not, ours from the hwdb
+    hw_bad, hw_init, hw_ours = [], 0, 0
+    for devpath in sorted(set(export) & set(blocks)):
+        names_ours = {k: v for k, v in blocks[devpath].items() if k.endswith("_FROM_DATABASE")}
+        names_udev = {k: v for k, v in export[devpath].items() if k.endswith("_FROM_DATABASE")}
+        if "USEC_INITIALIZED" in export[devpath]:
+            hw_init += 1
+            if names_ours != names_udev:
+                hw_bad.append((devpath, names_ours, names_udev))
+        elif names_ours:
+            hw_ours += 1
+    C.check(f"{label}: an initialized device's hwdb names are its database's ({hw_init} "
+            f"devices); {hw_ours} others get ours", not hw_bad and hw_init > 0, hw_bad[:3])
     r = subprocess.run([tree, "-l", "-J", "-o", "DEVPATH,SYMLINKS,TAGS,INITIALIZED"],
                        capture_output=True, timeout=300)
     rows = json.loads(r.stdout)["devices"] if r.returncode == 0 else []

@@ -66,6 +66,7 @@ static int collect(struct sysdev_device *dev, struct names *names, struct props 
 {
 	const char *key, *value, *vendor, *model, *module;
 	enum sysdev_placement placement;
+	bool initialized = false;
 	size_t i = 0;
 	int err = 0;
 
@@ -98,8 +99,11 @@ static int collect(struct sysdev_device *dev, struct names *names, struct props 
 		err = names_module(names, dev, &module);
 	if (err == 0)
 		err = props_add(p, "SYSDEV_MODULE", module);
-	if (err == 0)
-		err = names_vendor_model(names, dev, &vendor, &model);
+	/* udev's rules decide which devices it has looked up in the hwdb: for a
+	 * device it has initialized its database is the answer, as udevadm's */
+	if (err < 0 || (sysdev_device_get_is_initialized(dev, &initialized) >= 0 && initialized))
+		return err;
+	err = names_vendor_model(names, dev, &vendor, &model);
 	if (err == 0)
 		err = props_add(p, "ID_VENDOR_FROM_DATABASE", vendor);
 	if (err == 0)
