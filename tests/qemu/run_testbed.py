@@ -3,12 +3,16 @@
 
 Interface
 ---------
-    run_testbed.py --mode testbed|hotplug --build-dir DIR --cli SYSDEV_TREE
-                   [--cache DIR] [--timeout SEC] [--walks N] [--smp N]
-                   [--kernel 6.1|6.12]
+    run_testbed.py --mode testbed|hotplug|monitor|storm|udev --build-dir DIR
+                   --cli SYSDEV_TREE [--cache DIR] [--timeout SEC] [--walks N]
+                   [--smp N] [--kernel 6.1|6.12] [--montool MONTOOL]
+                   [--fixture SYSDEV_FIXTURE --udev-db-tool UDEV_DB_TOOL]
 
 --mode testbed   issue 3: golden walk of the testbed topology, whole-guest device
                  set, --stats, the latency-tolerance sequence, rmmod.
+--mode udev      issue 21: systemd-udevd with the udev package's rules and hwdb
+                 against --properties, libsysdev against libudev, and the
+                 guest's umockdev record imported (tests/qemu/README.md).
 --mode hotplug   issue 6: WALKS (--walks, default 50) walks of the whole
                  guest tree while the module is loaded and unloaded in a loop.
 
@@ -1007,11 +1011,247 @@ def check_events(c, out, events, rcfile, source):
     return {e["seq"] for e in devs if e["devpath"] in testbed}
 
 
+# ---- mode udev: systemd-udevd with Debian's rules against --properties ----
+
+OURS_PREFIX = "SYSDEV_"
+DISK_UUID = "5d7e2b1c-53d7-4a9e-9c1e-0b5e6f3a2d41"
+DISK_LABEL = "sdtlabel"
+UDEV_SETS = ("DEVLINKS", "TAGS", "CURRENT_TAGS")
+
+
+def unescape_text(v):
+    """Undo the text output's escapes (a backslash as \\\\, a byte as \\xHH)."""
+    return re.sub(rb"\\(\\|x([0-9a-fA-F]{2}))",
+                  lambda m: b"\\" if m.group(1) == b"\\" else bytes([int(m.group(2), 16)]),
+                  v.encode("utf-8", "surrogateescape")).decode("utf-8", "surrogateescape")
+
+
+def export_blocks(text):
+    """udevadm info --export-db: devpath -> {"E": {...}, "S": [...]}."""
+    devs, cur = {}, None
+    for line in text.splitlines():
+        if line.startswith("P: "):
+            cur = devs.setdefault(line[3:], {"E": {}, "S": []})
+        elif cur is not None and line.startswith("E: "):
+            k, _, v = line[3:].partition("=")
+            cur["E"][k] = v
+        elif cur is not None and line.startswith("S: "):
+            cur["S"].append("/dev/" + line[3:])
+    return devs
+
+
+def property_blocks(text):
+    """sysdev-tree --properties: devpath -> {KEY: VALUE} (escapes undone)."""
+    devs = {}
+    for block in text.split("\n\n"):
+        props = {}
+        for line in block.splitlines():
+            if "=" in line:
+                k, _, v = line.partition("=")
+                props[k] = unescape_text(v)
+        if "DEVPATH" in props:
+            devs[props["DEVPATH"]] = props
+    return devs
+
+
+def udev_view(props, initialized):
+    """The keys udevadm prints: ours left out, the hwdb's names kept only where
+    udev initialized the device (ours come from the hwdb otherwise); the
+    space- and colon-separated lists as sets."""
+    out = {}
+    for k, v in props.items():
+        if k.startswith(OURS_PREFIX) or (k.endswith("_FROM_DATABASE") and not initialized):
+            continue
+        out[k] = sorted(x for x in v.split(" " if k == "DEVLINKS" else ":") if x) \
+            if k in UDEV_SETS else v
+    return out
+
+
+def parse_dump(text):
+    """udev-db-tool's dump: devpath -> {"I": [...], "L", "T", "C": [...], "E": {...}}."""
+    devs, cur = {}, None
+    for line in text.splitlines():
+        kind, _, rest = line.partition(" ")
+        if kind == "D":
+            cur = devs.setdefault(rest, {"I": [], "L": [], "T": [], "C": [], "E": {}})
+        elif cur is None:
+            continue
+        elif kind == "E":
+            k, _, v = rest.partition("=")
+            cur["E"][k] = v
+        elif kind in "ILTC":
+            cur[kind].append(rest)
+    return devs
+
+
+def diff(a, b):
+    return {k: (a.get(k), b.get(k)) for k in set(a) | set(b) if a.get(k) != b.get(k)}
+
+
+def check_udev(c, out, cli, fixture, work):
+    c.check("udev: systemd-udevd started and settled, nothing failed in the guest",
+            out.text("errors", "x").strip() == "", (out.text("errors"), out.text("udevd.err")))
+    export = export_blocks(out.text("export-db", ""))
+    ours = property_blocks(out.text("properties", ""))
+    initialized = {p for p, d in export.items() if "USEC_INITIALIZED" in d["E"]}
+    c.check("udev: udevadm info --export-db and sysdev-tree --properties exit 0",
+            out.text("export-db.rc", "").strip() == "0" and
+            out.text("properties.rc", "").strip() == "0", out.text("properties.err"))
+    listed = {p for p, d in export.items() if "SUBSYSTEM" in d["E"]}
+    c.check(f"udev: --properties has a block for every device udev lists ({len(listed)})",
+            listed and listed <= set(ours), sorted(listed - set(ours))[:5])
+    bad = []
+    for p in sorted(listed & set(ours)):
+        d = diff(udev_view(ours[p], p in initialized), udev_view(export[p]["E"], True))
+        if d:
+            bad.append((p, d))
+    c.check(f"udev: --properties of each of {len(listed & set(ours))} devices is what "
+            "udevadm info --export-db prints (our SYSDEV_ keys aside)", not bad, bad[:3])
+    # the disk the host made: links, serial, file system, as udev has them
+    disk_u = dict(line.split("=", 1) for line in out.lines("disk.udevadm") if "=" in line)
+    disk_s = property_blocks(out.text("disk.sysdev", ""))
+    disk_s = next(iter(disk_s.values()), {})
+    links = disk_u.get("DEVLINKS", "").split()
+    c.check("udev: the disk's links (by-id, by-path, by-uuid, by-label) are udev's",
+            any("/by-id/virtio-sdtdisk" == x[-len("/by-id/virtio-sdtdisk"):] for x in links) and
+            any("/by-uuid/" + DISK_UUID in x for x in links) and
+            any("/by-label/" + DISK_LABEL in x for x in links) and
+            any("/by-path/" in x for x in links), links)
+    c.check("udev: ID_FS_TYPE, ID_FS_UUID, ID_FS_LABEL and ID_SERIAL of the disk as the host "
+            "made it", disk_u.get("ID_FS_TYPE") == "ext4" and
+            disk_u.get("ID_FS_UUID") == DISK_UUID and disk_u.get("ID_FS_LABEL") == DISK_LABEL
+            and disk_u.get("ID_SERIAL") == "sdtdisk", disk_u)
+    c.check("udev: sysdev-tree --properties DISK equals udevadm info -q property DISK",
+            out.text("disk.rc", "").strip() == "0" and
+            not diff(udev_view(disk_s, True), udev_view(disk_u, True)),
+            (out.text("disk.err"), diff(udev_view(disk_s, True), udev_view(disk_u, True))))
+    by = property_blocks(out.text("bylink.sysdev", ""))
+    c.check("udev: a DEVICE given as /dev/disk/by-id/virtio-sdtdisk is the disk",
+            out.text("bylink.rc", "").strip() == "0" and
+            [b.get("DEVNAME") for b in by.values()] == [disk_u.get("DEVNAME")],
+            (out.text("bylink.err"), list(by)))
+    rows = []
+    try:
+        rows = json.loads(out.text("list.json", ""))["devices"]
+    except ValueError:
+        pass
+    row = next((r for r in rows if r.get("devpath") == disk_u.get("DEVPATH")), {})
+    # libudev against libsysdev on udevd's own database, device by device
+    du, ds = parse_dump(out.text("udev.dump", "")), parse_dump(out.text("sysdev.dump", ""))
+    bad = {k: [] for k in "ILTCE"}
+    for p in sorted(set(du) & set(ds)):
+        for k in "ILTC":
+            if sorted(du[p][k]) != sorted(ds[p][k]):
+                bad[k].append((p, ds[p][k], du[p][k]))
+        # DEVLINKS, TAGS, CURRENT_TAGS as sets: libudev joins them in its hash order
+        d = diff(udev_view(ds[p]["E"], True), udev_view(du[p]["E"], True))
+        if d:
+            bad["E"].append((p, d))
+    c.check(f"udev: libsysdev and libudev list the same {len(du)} devices",
+            out.text("udev.dump.rc", "").strip() == "0" and
+            out.text("sysdev.dump.rc", "").strip() == "0" and du and set(du) == set(ds),
+            (sorted(set(du) ^ set(ds))[:5], out.text("sysdev.dump.err")))
+    n_init = sum(1 for d in du.values() if d["I"] == ["1"])
+    for k, what in (("I", f"is_initialized ({n_init} initialized)"), ("L", "links"),
+                    ("T", "tags"), ("C", "current tags"), ("E", "properties")):
+        c.check(f"udev: {what} of every device equal libudev's", not bad[k], bad[k][:3])
+    ours_init = {r["devpath"] for r in rows if r.get("initialized") == "1"}
+    udev_init = {p for p, d in du.items() if d["I"] == ["1"]}
+    c.check(f"udev: the INITIALIZED column is 1 for exactly libudev's {len(udev_init)} "
+            "initialized devices", udev_init and disk_u.get("DEVPATH") in udev_init and
+            ours_init & set(du) == udev_init,
+            (sorted(ours_init & set(du) - udev_init)[:3], sorted(udev_init - ours_init)[:3]))
+    c.check("udev: -l -J columns of the disk: SYMLINKS (an array), SERIAL, FSTYPE, UUID, "
+            "LABEL, ID_PATH, INITIALIZED, TAGS as udev has them",
+            sorted(row.get("symlinks") or []) == sorted(links) and
+            row.get("serial") == "sdtdisk" and row.get("fstype") == "ext4" and
+            row.get("uuid") == DISK_UUID and row.get("label") == DISK_LABEL and
+            row.get("id_path") == disk_u.get("ID_PATH") and row.get("initialized") == "1" and
+            row.get("tags") == disk_u.get("TAGS"), (row, out.text("list.err")))
+    # the guest's umockdev record, imported on the host, answers the same
+    rec = os.path.join(out.path, "record.umockdev")
+    if not c.check("udev: umockdev-record --all of the guest ran",
+                   out.text("record.rc", "").strip() == "0" and os.path.exists(rec) and
+                   os.path.getsize(rec) > 0,
+                   out.text("record.err")):
+        return
+    tree = os.path.join(work, "imported")
+    if os.path.isdir(tree):
+        import shutil
+        shutil.rmtree(tree)
+    r = T.run([fixture, "import", rec, tree], timeout=600)
+    if not c.check("udev: sysdev-fixture import of the guest's record exits 0",
+                   r.returncode == 0, r.stderr[-400:]):
+        return
+    r = T.run([cli, "--root", tree, "--properties"], timeout=600)
+    again = property_blocks(r.stdout.decode("utf-8", "surrogateescape"))
+    bad = []
+    for p in sorted(listed):
+        if p not in again:
+            bad.append((p, "missing"))
+            continue
+        # a umockdev record leaves out USEC_INITIALIZED, so the imported devices are
+        # not initialized: the hwdb's names are ours there, and left out on both sides
+        theirs = udev_view(export[p]["E"], False)
+        theirs.pop("USEC_INITIALIZED", None)
+        d = diff(udev_view(again[p], False), theirs)
+        if d:
+            bad.append((p, d))
+    c.check(f"udev: the imported record: --properties of each of {len(listed)} devices "
+            "udev listed in the guest is what its udevadm printed (USEC_INITIALIZED and the "
+            "hwdb's names aside: the record has no initialization)", r.returncode == 0 and
+            not bad, (r.stderr[-300:], bad[:3]))
+
+
+def udev_binaries():
+    """systemd-udevd, udevadm, the udev package's helper programs its rules run,
+    and umockdev-record, from the host (Debian's packages)."""
+    bins = ["/usr/lib/systemd/systemd-udevd", "/usr/bin/udevadm"]
+    for name in ("ata_id", "scsi_id", "cdrom_id"):
+        if os.path.exists("/usr/lib/udev/" + name):
+            bins.append("/usr/lib/udev/" + name)
+    for b in ("/usr/bin/umockdev-record",):
+        if os.path.exists(b):
+            bins.append(b)
+    return [b + ":" + b for b in bins]
+
+
+def udev_files():
+    """The udev package's rules and compiled hwdb."""
+    files = []
+    rules = "/usr/lib/udev/rules.d"
+    for name in sorted(os.listdir(rules)):
+        if name.endswith(".rules"):
+            files.append(os.path.join(rules, name) + ":" + os.path.join(rules, name))
+    for hw in ("/usr/lib/udev/hwdb.bin", "/etc/udev/hwdb.bin"):
+        if os.path.exists(hw):
+            files.append(hw + ":" + hw)
+    return files
+
+
+def udev_disk(work):
+    """A 16 MiB disk with an ext4 file system of a known UUID and label, attached
+    as a virtio disk with serial sdtdisk."""
+    img = os.path.join(work, "sdtdisk.img")
+    with open(img, "wb") as f:
+        f.truncate(16 << 20)
+    mke2fs = next((p for p in ("/usr/sbin/mke2fs", "/sbin/mke2fs") if os.path.exists(p)),
+                  "mke2fs")
+    r = T.run([mke2fs, "-q", "-F", "-t", "ext4", "-L", DISK_LABEL, "-U", DISK_UUID, img],
+              timeout=120)
+    if r.returncode != 0:
+        raise SystemExit("mke2fs failed: %s" % r.stderr.decode(errors="replace"))
+    return ["-drive", "file=%s,if=none,format=raw,id=sdtdisk,readonly=on" % img,
+            "-device", "virtio-blk-pci,drive=sdtdisk,serial=sdtdisk"]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--mode", choices=("testbed", "hotplug", "monitor", "storm"),
+    ap.add_argument("--mode", choices=("testbed", "hotplug", "monitor", "storm", "udev"),
                     required=True)
     ap.add_argument("--montool", help="tests/enumerate/montool (mode monitor)")
+    ap.add_argument("--fixture", help="sysdev-fixture (mode udev)")
+    ap.add_argument("--udev-db-tool", help="tests/udev/udev-db-tool (mode udev)")
     ap.add_argument("--build-dir", required=True)
     ap.add_argument("--cli", required=True)
     ap.add_argument("--cache")
@@ -1056,14 +1296,19 @@ def main():
                             "/usr/lib/systemd/systemd-udevd:/usr/lib/systemd/systemd-udevd",
                             "/usr/bin/udevadm:/usr/bin/udevadm"]
                            if args.mode == "monitor" else []) +
-                          (["/usr/bin/udevadm:/usr/bin/udevadm"] if args.mode == "storm" else []),
-                          files=[env_file + ":/etc/guest-env"])
+                          (["/usr/bin/udevadm:/usr/bin/udevadm"] if args.mode == "storm" else []) +
+                          (udev_binaries() + [args.udev_db_tool + ":/usr/bin/udev-db-tool"]
+                           if args.mode == "udev" else []),
+                          files=[env_file + ":/etc/guest-env"] +
+                          (udev_files() if args.mode == "udev" else []))
+    qemu_args = udev_disk(work) if args.mode == "udev" else []
     t_prep = time.monotonic() - t0
     smp = args.smp or (2 if args.mode == "hotplug" else 1)
     append = "sdt.walks=%d" % args.walks if args.mode == "hotplug" else ""
     # Without quiet: every kernel message reaches the console log too.
     res = bootmod.boot(info["vmlinuz"], initrd, timeout=args.timeout,
-                       out_dir=work, smp=smp, append=append, quiet=False)
+                       out_dir=work, smp=smp, append=append, quiet=False,
+                       qemu_args=qemu_args)
 
     with open(res["log"], "rb") as f:
         console = f.read().decode("utf-8", errors="replace")
@@ -1096,6 +1341,8 @@ def main():
         check_monitor(c, out)
     elif args.mode == "storm":
         check_storm(c, out)
+    elif args.mode == "udev":
+        check_udev(c, out, args.cli, args.fixture, work)
     else:
         check_hotplug(c, out, args.walks)
     dmesg_check(c, out, console.replace("\r", ""))
