@@ -372,6 +372,8 @@ def indexed_lists(args, exe):
     for label, filt, largs, _ in INDEXED_ROWS:
         cmds["sysdev-tree-" + label] = [exe, "-r", "-n", "-o", "DEVPATH,DEVNAME,DRIVER", *filt]
         cmds["udev-lister-" + label] = [os.path.abspath(args.lister), *largs]
+    # the floor: starting a process that does nothing (the dynamic loader, libc)
+    cmds["floor-true"] = [shutil.which("true") or "/bin/true"]
     loadavg("indexed start")
     res = medians(cmds, max(args.runs, 31))
     loadavg("indexed end")
@@ -384,6 +386,14 @@ def indexed_lists(args, exe):
         w, c = b.wall_med / a.wall_med, b.cpu_med / a.cpu_med
         out("indexed speedup %s udev-lister/sysdev-tree=%.2fx cpu=%.2fx target>=%dx %s (cpu %s)"
             % (label, w, c, target, verdict(w >= target), verdict(c >= target)))
+        # what each process costs above starting one: the work the list itself does
+        f = res["floor-true"]
+        aw, bw = a.wall_med - f.wall_med, b.wall_med - f.wall_med
+        if aw > 0 and bw > 0:
+            out("indexed above-floor %s udev-lister %.2f ms, sysdev-tree %.2f ms (%.2fx); "
+                "floor (true) %.2f ms; a process can be at most %.2fx faster than the lister"
+                % (label, bw * 1e3, aw * 1e3, bw / aw, f.wall_med * 1e3,
+                   b.wall_med / f.wall_med))
 
 
 # ---------------------------------------------------------- synthetic trees
