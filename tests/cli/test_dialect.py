@@ -299,7 +299,8 @@ def columns_and_sort(trees):
           r.returncode == 0 and lines(r)[0].split() == names, lines(r)[:1])
     for bad in (["-o", "dev"], ["-o", "DEV"], ["-o", "devpat"], ["-o", "ATTR:"],
                 ["-x", "dev"], ["-O", "-o", "NAME"], ["-x", "NAME,DEVPATH"], ["-w", "0"],
-                ["-w", "x"], ["-x", "NAME", "/devices"]):
+                ["-w", "x"], ["-J", "-x", "NAME", "/devices"],
+                ["--format=dot", "-x", "NAME", "/devices"]):
         args = (["-l"] + bad) if bad[-1] != "/devices" else bad
         r = run(*args)
         check(f"{' '.join(args)}: refused, exit 2, one line",
@@ -624,6 +625,78 @@ def modules_hand():
               text.get("usb:v046DpC52Bd1200dc00") == ["hid_logitech", "logi_receiver"], text)
 
 
+def tree_structure(r):
+    """--ascii -o NAME tree output: [(path, parent path)] in the order drawn."""
+    out, stack = [], []
+    for ln in lines(r):
+        if ln.startswith("/"):
+            stack = [ln.rstrip("/").split("  ")[0].rstrip("/")]
+            out.append((stack[0], None))
+            continue
+        i = 0
+        while ln[i:i + 3] in ("|  ", "   "):
+            i += 3
+        level = i // 3 + 1
+        name = ln[i + 3:].split("  ")[0].rstrip("/")
+        stack = stack[:level] + [stack[level - 1] + "/" + name]
+        out.append((stack[level], stack[level - 1]))
+    return out
+
+
+def tree_sort(trees):
+    """-x in the tree: each node's children in the column's order (numbers by value,
+    absent first, ties in the walk's order), the nodes and parents unchanged; checked
+    against the files."""
+    def key(v):
+        return (0, 0, "") if v is None else (1, int(v), "") if v.isdigit() else (2, 0, v)
+
+    def is_dev(root, p):
+        u = root + p + "/uevent"
+        return os.path.isfile(u) and not os.path.islink(u)
+
+    def subsystem(root, p):
+        return link_name(root + p + "/subsystem") if is_dev(root, p) else None
+
+    def devname(root, p):
+        if not is_dev(root, p):
+            return None
+        v = dict(x.split("=", 1) for x in (read_value(root + p + "/uevent") or "").splitlines()
+                 if "=" in x).get("DEVNAME")
+        return v
+
+    def size(root, p):
+        return read_value(root + p + "/size") if is_dev(root, p) else None
+
+    for label in ("qemu-q35", "article", "live"):
+        root = trees[label]
+        base = run("--root", root, "--ascii", "-o", "NAME")
+        walked = tree_structure(base)
+        order = {p: i for i, (p, _) in enumerate(walked)}
+        for col, get in (("SUBSYSTEM", subsystem), ("DEVNAME", devname),
+                         ("ATTR:size", size), ("NAME", lambda root, p: os.path.basename(p))):
+            r = run("--root", root, "--ascii", "-o", "NAME", "-x", col)
+            got = tree_structure(r)
+            kids = {}
+            for p, parent in got:
+                kids.setdefault(parent, []).append(p)
+            bad = [(parent, ks) for parent, ks in kids.items()
+                   if ks != sorted(ks, key=lambda p: (key(get(root, p)), order.get(p, -1)))]
+            check(f"{label}: -x {col} in the tree: the same {len(walked)} nodes under the same "
+                  "parents, each node's children in the column's order", r.returncode == 0 and
+                  sorted(got, key=str) == sorted(walked, key=str) and not bad and
+                  len(walked) > 5, (r.stderr, bad[:2]))
+        # the walk's order is the names' byte order, so -x DEVPATH changes nothing
+        # (-A on the live tree aside: counters change between two runs)
+        for extra in ([], ["-a"], ["-A"], ["-p"], ["-s", "block"], ["-d", "3"]):
+            if label == "live" and extra == ["-A"]:
+                continue
+            a = run("--root", root, *extra)
+            b = run("--root", root, *extra, "-x", "DEVPATH")
+            check(f"{label}: -x DEVPATH {' '.join(extra)}: the tree as walked, byte for byte",
+                  a.returncode == b.returncode and a.stdout == b.stdout and
+                  (a.stdout or extra == ["-s", "block"]), (a.returncode, b.returncode))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="sysdev-dialect.")
     try:
@@ -637,6 +710,7 @@ def main():
         indexed(trees)
         negations(trees)
         columns_and_sort(trees)
+        tree_sort(trees)
         dot(trees)
         power_resume()
         several_and_property(trees)

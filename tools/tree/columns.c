@@ -496,3 +496,19 @@ int cmd_list_columns(struct sysdev *ctx, const struct options *o)
 	jw_done(&w);
 	return 0;
 }
+
+int column_value_cmp(const char *a, const char *b)
+{
+	char *ea, *eb;
+	unsigned long long na, nb;
+
+	if (!a || !b)
+		return !!a - !!b;
+	errno = 0;
+	na = strtoull(a, &ea, 10);
+	nb = strtoull(b, &eb, 10);
+	if (errno == 0 && *a >= '0' && *a <= '9' && *b >= '0' && *b <= '9' && !*ea && !*eb &&
+	    na != nb)
+		return na < nb ? -1 : 1;
+	return strcmp(a, b);
+}

@@ -42,6 +42,8 @@ struct column {
  * are named as given (name and JSON key) and have no get().
  */
 const char *column_value(const struct column *c, const struct row *r, char *buf, size_t size);
+/* -x: the order of two values; numbers (as lsblk's numeric columns) by value, absent first. */
+int column_value_cmp(const char *a, const char *b);
 /* Its name in -P: every byte outside [A-Za-z0-9_] as _ (ATTR_queue_rotational). */
 const char *column_pairs_name(const struct column *c);
 

@@ -90,7 +90,7 @@ int main(int argc, char **argv)
 	};
 	/* what each mode does with the modifying options; the others are refused */
 	static const struct mode modes[MODE_COUNT] = {
-	    [MODE_TREE] = {NULL, TREE_ACCEPTS, 0, cmd_tree},
+	    [MODE_TREE] = {NULL, TREE_ACCEPTS | GIVEN_SORT, 0, cmd_tree},
 	    [MODE_JSON] = {NULL, TREE_ACCEPTS, 0, cmd_json},
 	    [MODE_DOT] = {NULL, TREE_ACCEPTS, 0, cmd_dot},
 	    /* -l, -r, -P: one line per device, in the walk's order */

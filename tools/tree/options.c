@@ -39,7 +39,8 @@ static void usage(FILE *f)
 		"                           lists: DEVPATH,SUBSYSTEM,DRIVER,DEVNAME)\n"
 		"  -O, --output-all         every column of --list-columns\n"
 		"                           (ATTR:NAME, PROP:KEY: an attribute, a property)\n"
-		"  -x, --sort COLUMN        sort the lists by COLUMN (numbers by value)\n"
+		"  -x, --sort COLUMN        sort the lists, or each node's children in the\n"
+		"                           tree, by COLUMN (numbers by value)\n"
 		"  -w, --width N            -l: lines of at most N columns (default: the\n"
 		"                           terminal's), the widest column truncated\n"
 		"      --list-columns       every column with a one-line description\n"
@@ -585,6 +586,13 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 		warnx_(argv[optind], "unexpected argument: %s takes %s", mode_name(&modes[m]),
 		       m == MODE_TREE || m == MODE_LIST || m == MODE_CAPTURE ? "one START"
 									     : "no more");
+		fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
+		return EXIT_USAGE;
+	}
+	if ((given & GIVEN_SORT) && m == MODE_TREE &&
+	    (o->json || (o->format && strcmp(o->format, "dot") == 0))) {
+		warnx_("--sort", "sorts the lists and the text tree, not %s",
+		       o->json ? "the tree's JSON" : "--format=dot");
 		fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
 		return EXIT_USAGE;
 	}

@@ -245,23 +245,6 @@ static void print_aligned(struct list_state *l)
 	}
 }
 
-/* -x: a value's order; numbers (as lsblk's numeric columns) by value, absent first */
-static int cmp_values(const char *a, const char *b)
-{
-	char *ea, *eb;
-	unsigned long long na, nb;
-
-	if (!a || !b)
-		return !!a - !!b;
-	errno = 0;
-	na = strtoull(a, &ea, 10);
-	nb = strtoull(b, &eb, 10);
-	if (errno == 0 && *a >= '0' && *a <= '9' && *b >= '0' && *b <= '9' && !*ea && !*eb &&
-	    na != nb)
-		return na < nb ? -1 : 1;
-	return strcmp(a, b);
-}
-
 struct sort_item {
 	struct sysdev_device *dev;
 	char *key; /* NULL: no value */
@@ -271,7 +254,7 @@ struct sort_item {
 static int cmp_items(const void *x, const void *y)
 {
 	const struct sort_item *a = x, *b = y;
-	int c = cmp_values(a->key, b->key);
+	int c = column_value_cmp(a->key, b->key);
 
 	return c ? c : (a->at > b->at) - (a->at < b->at);
 }

@@ -2,7 +2,9 @@
 /*
  * The annotated tree: one line per node, drawn as it is walked (streamed,
  * never held), like `udevadm info --tree` but with class grouping
- * directories and containers shown as what they are.
+ * directories and containers shown as what they are.  With -x the shown
+ * nodes are held, their lines made as they are walked, and drawn once the
+ * walk is done with each node's children sorted by the column.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -24,6 +26,16 @@
 #define C_NODE "\033[32m"
 #define C_ERROR "\033[31m"
 
+/* -x: a shown node, held until the walk is done */
+struct held {
+	char *line;  /* after the drawing, through its newline */
+	char *attrs; /* --attrs: lines each drawn below the node's */
+	char *key;   /* the sort column's value; NULL: none */
+	size_t at;   /* the walk's order: ties keep it */
+	struct held **kids;
+	size_t n_kids, cap_kids;
+};
+
 struct tree_state {
 	struct sysdev *ctx;
 	const struct options *o;
@@ -37,6 +49,9 @@ struct tree_state {
 	const struct selection *sel; /* NULL: every node */
 	struct names *names;	     /* only when a column needs names */
 	struct walk_errors errors;
+	/* -x: the held tree, and the node held last at each shown level */
+	struct held *root, **stack;
+	size_t stack_cap, n_held;
 };
 
 static const char *col(const struct tree_state *t, const char *c)
@@ -63,8 +78,16 @@ static void print_power(struct tree_state *t, struct sysdev_device *dev)
 	}
 }
 
+/* The drawing before an attribute line of a node at @level. */
+static void print_attr_prefix(struct tree_state *t, unsigned level)
+{
+	for (unsigned j = 1; j <= level; j++)
+		fputs(t->more[j] ? (t->o->ascii ? "|  " : "│  ") : "   ", t->out);
+}
+
+/* @drawn false: the lines without their drawing, for a held node */
 static void print_attrs(struct tree_state *t, struct sysdev_node *node, struct sysdev_device *dev,
-			unsigned level)
+			unsigned level, bool drawn)
 {
 	unsigned char type;
 	const char *name;
@@ -73,8 +96,8 @@ static void print_attrs(struct tree_state *t, struct sysdev_node *node, struct s
 	{
 		if (type != DT_REG || strcmp(name, "uevent") == 0)
 			continue;
-		for (unsigned j = 1; j <= level; j++)
-			fputs(t->more[j] ? (t->o->ascii ? "|  " : "│  ") : "   ", t->out);
+		if (drawn)
+			print_attr_prefix(t, level);
 		fputs(col(t, C_ATTR), t->out);
 		fputs("  ", t->out);
 		device_attribute_text(t->out, dev, name);
@@ -180,6 +203,143 @@ static void node_columns(struct tree_state *t, const struct sysdev_node *node,
 		print_power(t, dev);
 }
 
+/* What ends a node's line: an error, a stop of --depth, the newline. */
+static void line_end(struct tree_state *t, const struct sysdev_node *node)
+{
+	int err = sysdev_node_get_error(node);
+
+	if (err) {
+		fprintf(t->out, "  %s(unreadable: %s)%s", col(t, C_ERROR), error_words(err),
+			col(t, C_RESET));
+		walk_error_note(&t->errors, t->ctx, node);
+	}
+	/* --depth stopped here: say so, or it looks like a leaf */
+	if (sysdev_node_is_truncated(node))
+		fputs("  [truncated]", t->out);
+	fputc('\n', t->out);
+}
+
+static void held_free(struct held *h)
+{
+	if (!h)
+		return;
+	for (size_t i = 0; i < h->n_kids; i++)
+		held_free(h->kids[i]);
+	free(h->kids);
+	free(h->line);
+	free(h->attrs);
+	free(h->key);
+	free(h);
+}
+
+/* Writes what @print writes to t->out into a string of its own. */
+static int capture(struct tree_state *t, char **ret, struct sysdev_node *node,
+		   struct sysdev_device *dev, enum sysdev_kind kind, unsigned depth, bool attrs)
+{
+	FILE *saved = t->out;
+	size_t len;
+
+	*ret = NULL;
+	t->out = open_memstream(ret, &len);
+	if (!t->out) {
+		t->out = saved;
+		return -ENOMEM;
+	}
+	if (attrs) {
+		print_attrs(t, node, dev, 0, false);
+	} else {
+		node_columns(t, node, dev, kind, depth);
+		line_end(t, node);
+	}
+	if (fclose(t->out) != 0) {
+		t->out = saved;
+		free(*ret);
+		*ret = NULL;
+		return -ENOMEM;
+	}
+	t->out = saved;
+	return 0;
+}
+
+/* -x: the node's line (and attribute lines) held below its shown parent. */
+static int hold(struct tree_state *t, struct sysdev_node *node, struct sysdev_device *dev,
+		enum sysdev_kind kind, unsigned depth)
+{
+	struct held *h = calloc(1, sizeof(*h)), *up;
+	int err;
+
+	if (!h ||
+	    grow_array((void **)&t->stack, &t->stack_cap, t->level + 1, sizeof(*t->stack)) < 0)
+		goto nomem;
+	h->at = t->n_held++;
+	if (capture(t, &h->line, node, dev, kind, depth, false) < 0 ||
+	    (t->o->attrs && dev && capture(t, &h->attrs, node, dev, kind, depth, true) < 0))
+		goto nomem;
+	/* a directory that is no device has a name, a kind and a path, no other field */
+	if (dev || strcmp(t->o->sort->key, "name") == 0 || strcmp(t->o->sort->key, "kind") == 0 ||
+	    strcmp(t->o->sort->key, "devpath") == 0) {
+		struct row r = {.ctx = t->ctx, .node = node, .dev = dev, .names = t->names};
+		char buf[4097];
+		const char *v = column_value(t->o->sort, &r, buf, sizeof(buf));
+
+		if (v && !(h->key = strdup(v)))
+			goto nomem;
+	}
+	if (t->level == 0) {
+		held_free(t->root); /* one start: one root */
+		t->root = h;
+	} else {
+		up = t->stack[t->level - 1];
+		err = grow_array((void **)&up->kids, &up->cap_kids, up->n_kids + 1,
+				 sizeof(*up->kids));
+		if (err < 0)
+			goto nomem;
+		up->kids[up->n_kids++] = h;
+	}
+	t->stack[t->level] = h;
+	return 0;
+nomem:
+	held_free(h);
+	return -ENOMEM;
+}
+
+static int cmp_held(const void *x, const void *y)
+{
+	const struct held *a = *(struct held *const *)x, *b = *(struct held *const *)y;
+	int c = column_value_cmp(a->key, b->key);
+
+	return c ? c : (a->at > b->at) - (a->at < b->at);
+}
+
+/* -x: draws @h at @level, then its children in the column's order. */
+static int draw_held(struct tree_state *t, struct held *h, unsigned level, bool has_next)
+{
+	if (grow_array((void **)&t->more, &t->more_cap, level + 1, sizeof(*t->more)) < 0)
+		return -ENOMEM;
+	t->more[level] = has_next;
+	print_prefix(t, level, has_next);
+	fputs(h->line, t->out);
+	for (const char *a = h->attrs; a && *a;) {
+		size_t n = strcspn(a, "\n");
+
+		print_attr_prefix(t, level);
+		fwrite(a, 1, n, t->out);
+		fputc('\n', t->out);
+		a += n + (a[n] == '\n');
+	}
+	if (ferror(t->out))
+		return -EPIPE;
+	if (h->n_kids > 1)
+		qsort(h->kids, h->n_kids, sizeof(*h->kids), cmp_held);
+	for (size_t i = 0; i < h->n_kids; i++) {
+		int err = draw_held(t, h->kids[i], level + 1, i + 1 < h->n_kids);
+
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
 static int enter(struct sysdev_node *node, void *data)
 {
 	struct tree_state *t = data;
@@ -187,7 +347,6 @@ static int enter(struct sysdev_node *node, void *data)
 	enum sysdev_kind kind = sysdev_node_get_kind(node);
 	bool has_next = sysdev_node_has_next_sibling(node);
 	struct sysdev_device *dev = NULL;
-	int err;
 
 	if (t->sel) {
 		long i = selection_find(t->sel, sysdev_node_get_devpath(node));
@@ -208,21 +367,14 @@ static int enter(struct sysdev_node *node, void *data)
 		t->level = t->levels[depth];
 	t->more[t->level] = has_next;
 
-	print_prefix(t, t->level, has_next);
 	(void)sysdev_node_get_device(node, &dev); /* NULL: no device */
+	if (t->o->sort)
+		return hold(t, node, dev, kind, depth);
+	print_prefix(t, t->level, has_next);
 	node_columns(t, node, dev, kind, depth);
-	err = sysdev_node_get_error(node);
-	if (err) {
-		fprintf(t->out, "  %s(unreadable: %s)%s", col(t, C_ERROR), error_words(err),
-			col(t, C_RESET));
-		walk_error_note(&t->errors, t->ctx, node);
-	}
-	/* --depth stopped here: say so, or it looks like a leaf */
-	if (sysdev_node_is_truncated(node))
-		fputs("  [truncated]", t->out);
-	fputc('\n', t->out);
+	line_end(t, node);
 	if (t->o->attrs && dev)
-		print_attrs(t, node, dev, t->level);
+		print_attrs(t, node, dev, t->level, true);
 	/* stop at once when the output fails (a closed pipe, a full disk):
 	 * -EPIPE stands for either, check_output() tells which */
 	return ferror(t->out) ? -EPIPE : 0;
@@ -303,14 +455,20 @@ int cmd_tree(struct sysdev *ctx, const struct options *o)
 		return ret;
 	if (columns_need(o->cols, o->n_cols, COL_UEVENT))
 		flags |= SYSDEV_WALK_UEVENT;
-	if (columns_need(o->cols, o->n_cols, COL_NAMES) && names_new(ctx, &t.names) < 0) {
+	if ((columns_need(o->cols, o->n_cols, COL_NAMES) ||
+	     (o->sort && (o->sort->flags & COL_NAMES))) &&
+	    names_new(ctx, &t.names) < 0) {
 		warnx_(NULL, "%s", error_words(-ENOMEM));
 		selection_free(&sel);
 		free(start);
 		return EXIT_RUNTIME;
 	}
 	err = walk_run(ctx, start, flags, o->depth, enter, leave, &t, &st);
+	if (err == 0 && t.root)
+		err = draw_held(&t, t.root, 0, false);
 	ret = report_walk(ctx, start ? start : "/devices", err, &st, &t.errors);
+	held_free(t.root);
+	free(t.stack);
 	selection_free(&sel);
 	names_free(t.names);
 	free(t.more);
