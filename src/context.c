@@ -84,6 +84,8 @@ _public_ int sysdev_new(const char *root, struct sysdev **out)
 	}
 	if (!S_ISDIR(st.st_mode))
 		return -ENOTDIR;
+	/* kept for the context's life: never where a program's stdin belongs */
+	ctx->root_fd = fd_move_above_stdio(ctx->root_fd);
 	{
 		struct statfs sfs;
 
@@ -115,7 +117,7 @@ static void set_udev_db(struct sysdev *ctx, int fd, char *path)
 	if (ctx->udev_data_fd >= 0)
 		close(ctx->udev_data_fd);
 	free(ctx->udev_db);
-	ctx->udev_db_fd = fd;
+	ctx->udev_db_fd = fd_move_above_stdio(fd);
 	ctx->udev_data_fd = -1;
 	ctx->udev_db = path;
 }

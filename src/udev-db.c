@@ -313,7 +313,7 @@ int device_udev_id(struct sysdev_device *dev, const char **ret)
 static int context_data_fd(struct sysdev *ctx)
 {
 	if (ctx->udev_data_fd < 0 && ctx->udev_db_fd >= 0)
-		ctx->udev_data_fd = open_dir_at(ctx->udev_db_fd, "data");
+		ctx->udev_data_fd = fd_move_above_stdio(open_dir_at(ctx->udev_db_fd, "data"));
 	return ctx->udev_data_fd;
 }
 

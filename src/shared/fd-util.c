@@ -10,6 +10,19 @@
 #include "fd-util.h"
 #include "path-util.h"
 
+int fd_move_above_stdio(int fd)
+{
+	int moved;
+
+	if (fd < 0 || fd > 2)
+		return fd;
+	moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	if (moved < 0)
+		return fd;
+	close(fd);
+	return moved;
+}
+
 int open_dir_at(int dirfd, const char *name)
 {
 	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);

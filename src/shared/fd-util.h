@@ -11,6 +11,14 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+/*
+ * @fd moved to the lowest free descriptor above 2, for one kept long: a
+ * program that closed its standard input must not find it there.  Returns
+ * the new fd (@fd closed), or @fd itself when it is negative, above 2, or
+ * cannot be moved.
+ */
+int fd_move_above_stdio(int fd);
+
 /* openat(@dirfd, @name) as a directory, never following a link. fd or -errno. */
 int open_dir_at(int dirfd, const char *name);
 

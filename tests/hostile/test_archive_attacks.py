@@ -227,6 +227,61 @@ def case_export_usage(a, base):
             len(lines(err)) == 1 and "--umockdev" in err and "q35" in err, err)
 
 
+# ---- the archive's path limit, at its edge (sysdev-archive(5): "more than 65536 bytes") ----
+def long_components(total):
+    """257 names of at most 255 bytes that, joined by slashes, are total bytes long."""
+    comps = ["%03d" % i + "x" * 251 for i in range(257)]  # 254 bytes each
+    for i in range(total - (257 * 254 + 256)):
+        comps[i] += "y"
+    assert len("/".join(comps)) == total and all(len(c) <= 255 for c in comps)
+    return comps
+
+
+def long_path_archive(total):
+    """257 nested directories whose deepest path is exactly total bytes long."""
+    comps = long_components(total)
+    return "sysdev-archive 1\n" + "".join('d 0755 "%s"\n' % "/".join(comps[:k])
+                                         for k in range(1, 258))
+
+
+def long_target_archive(total):
+    """A link whose (dangling) target is exactly total bytes long."""
+    return 'sysdev-archive 1\nl 0777 "lnk" "%s"\n' % "/".join(long_components(total))
+
+
+def case_path_limit(a, base):
+    for total, taken in ((65536, True), (65537, False)):
+        arch = os.path.join(base, "long%d.sysfs" % total)
+        with open(arch, "w") as f:
+            f.write(long_path_archive(total))
+        out = os.path.join(base, "long%d" % total)
+        rc, _, err = T.run3([a.fixture, "unpack", arch, out], timeout=300)
+        if taken:
+            dirs = T.run(["find", out, "-type", "d"], text=True).stdout.splitlines()
+            C.check("a path of exactly 65536 bytes is taken: exit 0, all 257 directories made",
+                    rc == 0 and len(dirs) == 258, (rc, err, len(dirs)))
+        else:
+            C.check("a path of 65537 bytes is refused: exit 1, one line naming its line (258)",
+                    rc == 1 and len(lines(err)) == 1 and ":258:" in err
+                    and not os.path.exists(out), err)
+        arch = os.path.join(base, "target%d.sysfs" % total)
+        with open(arch, "w") as f:
+            f.write(long_target_archive(total))
+        out = os.path.join(base, "target%d" % total)
+        rc, _, err = T.run3([a.fixture, "unpack", arch, out], timeout=300)
+        if taken:
+            # valid in the format; Linux holds no link text over 4095 bytes, so unpack
+            # says the system cannot make it (not that the archive is unsafe)
+            C.check("a link target of exactly 65536 bytes passes the format's check: the "
+                    "error is the system's ENAMETOOLONG on line 2",
+                    rc == 1 and len(lines(err)) == 1 and ":2: cannot create" in err
+                    and "ENAMETOOLONG" in err, (rc, err))
+        else:
+            C.check("a link target of 65537 bytes is refused: exit 1, one line naming line 2",
+                    rc == 1 and len(lines(err)) == 1 and ":2: unsafe path or link target" in err
+                    and not os.path.exists(out), err)
+
+
 # ---- issue 19 item 6: the ancestors' bus links -----------------------------------------
 def unlinked(tree, root):
     rc, out, err = T.run3([tree, "--root", root, "--unlinked", "--list", "-o", "DEVPATH"])
@@ -397,6 +452,7 @@ CASES = {
     "dir-link": case_dir_link, "unsafe-links": case_unsafe_links, "too-deep": case_too_deep,
     "start-path": case_start_path, "export-usage": case_export_usage,
     "ancestors": case_ancestors, "unreadable": case_unreadable,
+    "path-limit": case_path_limit,
     "work-chain": case_work_chain, "work-index": case_work_index,
 }
 

@@ -74,6 +74,10 @@ static void test_read(void **state)
 	assert_int_equal(sysdev_device_read_attribute(dev, "power/../name", buf, sizeof(buf)),
 			 -EINVAL);
 	assert_int_equal(sysdev_device_read_attribute(dev, "name/", buf, sizeof(buf)), -EINVAL);
+	/* ".." as the last component names a directory above, never an attribute */
+	assert_int_equal(sysdev_device_read_attribute(dev, "..", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(sysdev_device_read_attribute(dev, "power/..", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(sysdev_device_read_attribute(dev, "power/.", buf, sizeof(buf)), -EINVAL);
 	sysdev_device_unref(dev);
 	sysdev_unref(ctx);
 }

@@ -258,6 +258,23 @@ static void test_set(void **state)
 	assert_int_equal(sysdev_device_set_latency_tolerance(dev, "100"), -ENOENT);
 	sysdev_device_unref(dev);
 
+	/* power/ a link (to a device that has the file) or a file: no power/ of its own */
+	tree_file(root, "devices/virtual/misc/linked/uevent", "");
+	tree_link(root, "devices/virtual/misc/linked/power",
+		  "../../../platform/omap_i2c.2/i2c-2/2-0045/power");
+	tree_file(root, "devices/virtual/misc/flat/uevent", "");
+	tree_file(root, "devices/virtual/misc/flat/power", "");
+	assert_int_equal(sysdev_device_new(ctx, "/devices/virtual/misc/linked", &dev), 0);
+	assert_int_equal(sysdev_device_get_latency_tolerance(dev, &us), -ENOENT);
+	assert_int_equal(sysdev_device_set_latency_tolerance(dev, "100"), -ENOENT);
+	sysdev_device_unref(dev);
+	assert_int_equal(sysdev_device_new(ctx, "/devices/virtual/misc/flat", &dev), 0);
+	assert_int_equal(sysdev_device_set_latency_tolerance(dev, "100"), -ENOENT);
+	sysdev_device_unref(dev);
+	text = tree_read(root, LT_FILE);
+	assert_string_equal(text, "auto\n");
+	free(text);
+
 	/* a value the kernel would never show */
 	tree_file(root, LT_FILE, "bogus\n");
 	assert_int_equal(sysdev_device_new(ctx, CLIENT, &dev), 0);

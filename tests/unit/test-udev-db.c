@@ -321,6 +321,40 @@ static void test_lookups(void **state)
 	tree_free(root);
 }
 
+/*
+ * A program that closed its standard input: the root and the database are
+ * found all the same, and neither descriptor is kept where stdin belongs.
+ */
+static void test_stdin_closed(void **state)
+{
+	char *root = machine("run/udev");
+	struct sysdev_device *dev;
+	struct sysdev *ctx;
+	const char *s;
+	bool init;
+	int saved = dup(0);
+
+	(void)state;
+	assert_true(saved > 2);
+	close(0);
+	assert_int_equal(sysdev_new(root, &ctx), 0);
+	assert_true(sysdev_get_root_fd(ctx) > 2);
+	assert_non_null(sysdev_get_udev_db(ctx));
+	/* nothing the context keeps sits on 0: the next descriptor opened is 0 */
+	assert_int_equal(dup(saved), 0);
+	close(0);
+	dev = dev_of(ctx, "/devices/pci0/0000:00:01.0/block/vda");
+	assert_int_equal(sysdev_device_get_is_initialized(dev, &init), 0);
+	assert_true(init);
+	assert_int_equal(sysdev_device_get_udev_property(dev, "ID_SERIAL", &s), 0);
+	assert_string_equal(s, "SER1");
+	sysdev_device_unref(dev);
+	sysdev_unref(ctx);
+	assert_int_equal(dup(saved), 0);
+	close(saved);
+	tree_free(root);
+}
+
 static void test_no_database(void **state)
 {
 	char *root = machine(NULL), path[4096];
@@ -461,7 +495,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_read_bounds), cmocka_unit_test(test_device_fields),
 	    cmocka_unit_test(test_lookups),	cmocka_unit_test(test_no_database),
 	    cmocka_unit_test(test_beside_root), cmocka_unit_test(test_enumerate),
-	    cmocka_unit_test(test_unreadable),
+	    cmocka_unit_test(test_unreadable), cmocka_unit_test(test_stdin_closed),
 	};
 
 	return UNIT_MAIN(tests, NULL, NULL);
