@@ -358,9 +358,62 @@ def main():
         C.check("one identifier: \"sanitized 1 identifier (1 other identifier): 1 file and 0 links "
                 "rewritten\"", rc == 0 and "sanitized 1 identifier (1 other identifier): 1 file and "
                 "0 links rewritten, 0 names replaced, 0 binary identifier files emptied" in err, err)
+        shapes(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     C.finish()
+
+
+# 300 addresses: the first 254 fill the documentation network, the rest 10.0.0.0/8
+ADDRS = ["172.16.%d.%d" % (i // 200, 1 + i % 200) for i in range(300)]
+
+
+def is_dotted_quad(a):
+    parts = a.split(".")
+    return len(parts) == 4 and all(p.isdigit() and int(p) <= 255 for p in parts)
+
+
+def shapes(tmp):
+    """The placeholders' shapes as sysdev-fixture(1) gives them, checked one by one."""
+    root = os.path.join(tmp, "shapes")
+    t = T.Tree(root)
+    t.dirs("bus/usb/devices", "class/block")
+    t.device("/devices/usb1", "bus:usb", None, "DEVTYPE=usb_device\n")
+    t.file("devices/usb1/addresses", "".join(a + "\n" for a in ADDRS))
+    t.file("devices/usb1/enclosure_identifier", "0x500605b0000272bf\n")
+    t.file("devices/usb1/wwid", "eui.0123456789abcdef\n")
+    t.file("devices/usb1/targetname", "iqn.2003-01.org.example:shape1\n")
+    # a binary file that holds no identifier: kept as it is, and not counted
+    t.file("devices/usb1/raw", "\x00\x01\x02 nothing to hide\x00")
+    arch = os.path.join(tmp, "shapes.sysfs")
+    rc, _, err = T.run3([FIXTURE, "capture", "--root", root, "--full", "--sanitize", arch],
+                        timeout=300)
+    C.check("shapes: capture --full --sanitize: exit 0", rc == 0, err)
+    tree = os.path.join(tmp, "shapes-tree")
+    rc, _, err2 = T.run3([FIXTURE, "unpack", arch, tree], timeout=300)
+    usb = os.path.join(tree, "devices/usb1")
+    got = open(os.path.join(usb, "addresses")).read().split()
+    C.check("shapes: 300 addresses give 300 placeholders, all different",
+            len(got) == 300 and len(set(got)) == 300, got[:3])
+    C.check("shapes: every IPv4 placeholder is a dotted quad of numbers up to 255",
+            all(is_dotted_quad(a) for a in got), [a for a in got if not is_dotted_quad(a)][:3])
+    C.check("shapes: the first 254 are 192.0.2.1 to 192.0.2.254, in order",
+            got[:254] == ["192.0.2.%d" % i for i in range(1, 255)], got[250:256])
+    C.check("shapes: past 254 addresses, of 10.0.0.0/8",
+            all(a.startswith("10.") for a in got[254:]), got[254:258])
+    enc = open(os.path.join(usb, "enclosure_identifier")).read().strip()
+    C.check("shapes: a 0x hex identifier keeps 0x and its 16 digits: zeros, then the counter",
+            re.fullmatch(r"0x0+[1-9a-f][0-9a-f]*", enc) is not None and len(enc) == 18, enc)
+    wwid = open(os.path.join(usb, "wwid")).read().strip()
+    C.check("shapes: an eui. hex identifier keeps eui. and its 16 digits: zeros, then the counter",
+            re.fullmatch(r"eui\.0+[1-9a-f][0-9a-f]*", wwid) is not None and len(wwid) == 20, wwid)
+    iqn = open(os.path.join(usb, "targetname")).read().strip()
+    C.check("shapes: an iqn. name keeps iqn. and is SANITIZED with a counter",
+            re.fullmatch(r"iqn\.SANITIZED\d{4}", iqn) is not None, iqn)
+    C.check("shapes: the binary file without an identifier is kept byte for byte",
+            open(os.path.join(usb, "raw"), "rb").read() == b"\x00\x01\x02 nothing to hide\x00")
+    C.check("shapes: the summary counts the 4 rewritten files only (not the kept binary one)",
+            "4 files and 0 links rewritten" in err, err)
 
 
 if __name__ == "__main__":
