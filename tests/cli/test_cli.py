@@ -224,6 +224,19 @@ def main():
         # colours: only when asked or on a terminal; NO_COLOR honoured
         r = run("--root", root, "--color=always")
         C.check("--color=always colours", b"\033[" in r.stdout)
+        # each part in the colour sysdev-tree(1) gives it (SGR codes, as ls and lsblk use)
+        art = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "fixtures",
+                           "article.sysfs")
+        r = run("--root", art, "--color=always", "-o", "NAME,KIND,SUBSYSTEM,DRIVER,DEVNAME")
+        text = r.stdout.decode()
+        for what, want in (
+                ("the top (no device): blue", "\033[34m/devices/\033[0m  \033[34m[root]\033[0m"),
+                ("a device's name: bold", "\033[1m2-0045\033[0m"),
+                ("its subsystem: yellow", "\033[33mbus:i2c\033[0m"),
+                ("its driver: magenta", "\033[35mdriver:leds-tca6507\033[0m"),
+                ("a class directory: cyan", "\033[36mleds/\033[0m  \033[36m[class-dir]\033[0m"),
+                ("a device node: green", "\033[32m/dev/i2c-2 (89:2)\033[0m")):
+            C.check("--color=always: " + what, want in text, ascii(text[:600]))
         r = run("--root", root)
         C.check("no colour into a pipe", b"\033[" not in r.stdout)
         r = run("--root", root, "--color=never")

@@ -114,13 +114,29 @@ def diff_moves(tmp):
         os.makedirs(os.path.join(d, "class/input"))
         write(d, f"devices/platform/{host}/uevent", "")
         for name, alias in (("input3", "input:b0011v0001"), ("disk", "scsi:t-0x00"),
-                            ("tape", "scsi:t-0x01" if d == a else "scsi:t-0x05")):
+                            ("tape", "scsi:t-0x01" if d == a else "scsi:t-0x05"),
+                            ("omap_i2c.2", "of:Ni2cT(null)Cti,omap4-i2c")):
             write(d, f"devices/platform/{host}/{name}/uevent", f"MODALIAS={alias}\n")
             os.symlink("../../../../class/input", os.path.join(d, f"devices/platform/{host}/{name}/subsystem"))
     r = run("--diff", a, b)
     out = r.stdout.decode()
     C.check("2: same name, subsystem and modalias under another parent: a move",
             "> /devices/platform/host.0/disk -> /devices/platform/host.1/disk" in out, out)
+    C.check("2: a number after a dot (omap_i2c.2, a platform device id) is no counter: a move",
+            "> /devices/platform/host.0/omap_i2c.2 -> /devices/platform/host.1/omap_i2c.2" in out,
+            out)
+    # a moved device whose driver changed too: the change names where it was
+    os.makedirs(os.path.join(b, "bus/scsi/drivers/sd"))
+    os.symlink("../../../../bus/scsi/drivers/sd", os.path.join(b, "devices/platform/host.1/disk/driver"))
+    r = run("--diff", "--format=jsonl", a, b)
+    events = [json.loads(line) for line in r.stdout.decode().splitlines()]
+    changed = [e for e in events if e.get("what") == "changed"]
+    C.check("2: --format=jsonl: the moved disk's driver change carries old_devpath",
+            r.returncode == 1 and changed == [{
+                "what": "changed", "devpath": "/devices/platform/host.1/disk",
+                "old_devpath": "/devices/platform/host.0/disk", "field": "driver",
+                "old": None, "new": "sd"}], events)
+    os.unlink(os.path.join(b, "devices/platform/host.1/disk/driver"))
     C.check("2: a kernel-numbered name (input3) is removed + added, not moved",
             "- /devices/platform/host.0/input3" in out and "+ /devices/platform/host.1/input3" in out
             and "input3 ->" not in out, out)

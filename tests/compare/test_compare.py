@@ -260,6 +260,21 @@ def case_check_udev(exe, gen):
         misses = [(x.get("link"), x.get("target")) for x in doc.get("links_udev_misses", [])]
         C.check("--check-udev with a class device libudev does not list: exit %d %r" % (rc, misses),
                 rc == 1 and misses == [("/class/net/lo", "/devices/virtual/net/lo")])
+        # the lists in byte order of the link, whatever order the directories come in:
+        # S/bus/usb is scanned before S/bus/usb-serial, but "-" sorts before "/"
+        order = os.path.join(tmp, "order")
+        t = T.Tree(order)
+        t.dirs("bus/usb/devices", "bus/usb-serial/devices", "class/tty")
+        t.device("/devices/platform/a1", "bus:usb")
+        t.device("/devices/platform/a1/ttyUSB0", "bus:usb-serial")
+        t.device("/devices/platform/a1/ttyUSB0/tty/ttyUSB0", "class:tty")
+        udev_file(lst, [])
+        rc, out, err = T.run3([exe, "--root", order, "--json", "--check-udev"], env=env)
+        misses = [x.get("link") for x in json.loads(out).get("links_udev_misses", [])] \
+            if out.startswith("{") else (rc, out, err)
+        want = ["/bus/usb-serial/devices/ttyUSB0", "/bus/usb/devices/a1", "/class/tty/ttyUSB0"]
+        C.check("--check-udev lists the links libudev misses in byte order: %r" % (misses,),
+                misses == want)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -24,6 +24,7 @@
 #include "escape.h"
 #include "json-writer.h"
 #include "libsysdev.h"
+#include "names.h"
 #include "tree.h"
 
 /* What @write put in a stream, as a NUL-terminated string to free. */
@@ -422,6 +423,29 @@ static void test_select(void **state)
 	tree_free(root);
 }
 
+/* udev's hwdb key of a USB device without a modalias, by hand from udev's rules. */
+static void test_usb_modalias(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(names_usb_modalias("046d\n", "c52b\n", "USB Receiver", buf, sizeof(buf)),
+			 27);
+	assert_string_equal(buf, "usb:v046DpC52B:USB Receiver");
+	assert_int_equal(names_usb_modalias(" 0x1d6b", "2", NULL, buf, sizeof(buf)), 15);
+	assert_string_equal(buf, "usb:v1D6Bp0002:");
+	/* cut to the buffer, the length it needed */
+	assert_int_equal(names_usb_modalias("1", "2", "xyz", buf, 8), 18);
+	assert_string_equal(buf, "usb:v00");
+	/* no id, or not one: a missing attribute, a number past 0xffff, a word */
+	assert_int_equal(names_usb_modalias(NULL, "2", "", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(names_usb_modalias("1", NULL, "", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(names_usb_modalias("10000", "2", "", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(names_usb_modalias("", "2", "", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(names_usb_modalias("1\n\n", "2", "", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(names_usb_modalias("0xg", "2", "", buf, sizeof(buf)), -EINVAL);
+}
+
 #include "unit-main.h"
 
 int main(int argc, char **argv)
@@ -429,7 +453,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_text_escape),	  cmocka_unit_test(test_json_escape),
 	    cmocka_unit_test(test_hex_escape),	  cmocka_unit_test(test_json_writer),
-	    cmocka_unit_test(test_columns_parse), cmocka_unit_test(test_select),
+	    cmocka_unit_test(test_columns_parse), cmocka_unit_test(test_select), cmocka_unit_test(test_usb_modalias),
 	};
 
 	return UNIT_MAIN(tests, NULL, NULL);
