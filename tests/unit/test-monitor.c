@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The monitor's events: devices with an action and a seqnum, from messages written by hand. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,9 +149,34 @@ static void test_null(void **state)
 				 -EINVAL);
 		assert_int_equal(sysdev_monitor_add_match_subsystem_devtype(m, "net", NULL), 0);
 		assert_int_equal(sysdev_monitor_receive(m, NULL), -EINVAL);
-		assert_null(sysdev_monitor_unref(m));
+		{
+			int fd = sysdev_monitor_get_fd(m);
+
+			/* the last reference closes the socket */
+			assert_null(sysdev_monitor_unref(m));
+			assert_int_equal(fcntl(fd, F_GETFD), -1);
+		}
 	}
 	sysdev_unref(ctx);
+}
+
+/* A monitor holds one reference of its own: the last unref frees it, and the
+ * context it held goes with the caller's last one (its root closed). */
+static void test_references(void **state)
+{
+	struct sysdev_monitor *m;
+	struct sysdev *ctx;
+	int root_fd;
+
+	assert_int_equal(sysdev_new(*state, &ctx), 0);
+	root_fd = sysdev_get_root_fd(ctx);
+	assert_int_equal(monitor_new_detached(ctx, &m), 0);
+	assert_ptr_equal(sysdev_monitor_ref(m), m);
+	assert_null(sysdev_monitor_unref(m));
+	sysdev_unref(ctx);
+	assert_true(fcntl(root_fd, F_GETFD) >= 0); /* the monitor still holds it */
+	assert_null(sysdev_monitor_unref(m));
+	assert_int_equal(fcntl(root_fd, F_GETFD), -1);
 }
 
 /* A detached monitor of the article's tree, fed by hand. */
@@ -495,6 +521,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_add),
 	    cmocka_unit_test(test_remove_and_module),
 	    cmocka_unit_test(test_null),
+	    cmocka_unit_test(test_references),
 	    cmocka_unit_test_setup_teardown(test_filter_subsystem_devtype, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_filter_tag, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_filter_property, setup, teardown),

@@ -292,7 +292,21 @@ static void test_lookups(void **state)
 	const char *s;
 
 	(void)state;
+	/* the ifindex attribute alone (a uevent file without IFINDEX), and IFINDEX alone
+	 * (a capture that kept the uevent file but not the attribute's value) */
+	tree_device(root, "/devices/virtual/net/eth7", "class:net", NULL, "INTERFACE=eth7\n");
+	tree_file(root, "devices/virtual/net/eth7/ifindex", "7\n");
+	tree_device(root, "/devices/virtual/net/eth8", "class:net", NULL,
+		    "INTERFACE=eth8\nIFINDEX=8\n");
 	assert_int_equal(sysdev_new(root, &ctx), 0);
+	assert_int_equal(sysdev_device_new_from_ifindex(ctx, 7, &dev), 0);
+	assert_int_equal(sysdev_device_get_name(dev, &s), 0);
+	assert_string_equal(s, "eth7");
+	sysdev_device_unref(dev);
+	assert_int_equal(sysdev_device_new_from_ifindex(ctx, 8, &dev), 0);
+	assert_int_equal(sysdev_device_get_name(dev, &s), 0);
+	assert_string_equal(s, "eth8");
+	sysdev_device_unref(dev);
 	assert_int_equal(sysdev_device_new_from_device_id(ctx, "b254:0", &dev), 0);
 	assert_int_equal(sysdev_device_get_name(dev, &s), 0);
 	assert_string_equal(s, "vda");
@@ -348,6 +362,14 @@ static void test_stdin_closed(void **state)
 	assert_true(init);
 	assert_int_equal(sysdev_device_get_udev_property(dev, "ID_SERIAL", &s), 0);
 	assert_string_equal(s, "SER1");
+	/* the device's own directory may sit on 0: it is used, and closed with it */
+	for (int i = 0; i < 2; i++) {
+		char *target;
+
+		assert_int_equal(sysdev_device_get_link(dev, "subsystem", &target), 0);
+		assert_string_equal(target, "/class/block");
+		free(target);
+	}
 	sysdev_device_unref(dev);
 	sysdev_unref(ctx);
 	assert_int_equal(dup(saved), 0);
