@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""A filesystem that leaves d_type unknown: the walk answers as on one that fills it in.
+"""A filesystem that leaves d_type unknown, or whose getdents64() a signal
+interrupts: the walk answers as on one that fills it in and is never interrupted.
 
 XFS made without ftype, some network and FUSE filesystems return DT_UNKNOWN
-for every directory entry; a captured tree may sit on one.  dtype-shim.c
-(LD_PRELOAD) makes getdents64() answer so.  Each fixture, unpacked, is walked
-with and without the shim: the JSON of every node (links, kinds, attributes)
-and a list of link-borne columns must be the same bytes, and the shim must
-have rewritten entries (it ran).
+for every directory entry; a captured tree may sit on one, and on FUSE or
+NFS a signal can interrupt the call (EINTR).  getdents-shim.c (LD_PRELOAD)
+makes getdents64() answer so.  Each fixture, unpacked, is walked with and
+without the shim: the JSON of every node (links, kinds, attributes), a list
+and a tree of link-borne columns must be the same bytes, and the shim must
+have done its part (it ran).
 """
 import os
 import shutil
@@ -32,11 +34,12 @@ COMMANDS = [
 
 
 def main():
-    tmp = tempfile.mkdtemp(prefix="sysdev-dtype.")
+    tmp = tempfile.mkdtemp(prefix="sysdev-getdents.")
     try:
         count = os.path.join(tmp, "count")
-        env = dict(os.environ, LD_PRELOAD=SHIM, DTYPE_SHIM_COUNT=count,
+        env = dict(os.environ, LD_PRELOAD=SHIM, GETDENTS_SHIM_COUNT=count,
                    ASAN_OPTIONS="verify_asan_link_order=0:" + os.environ.get("ASAN_OPTIONS", ""))
+        eintr = dict(env, GETDENTS_SHIM_EINTR="1")
         for name in ("article", "qemu-q35", "hand-edges", "old-system"):
             root = os.path.join(tmp, name)
             rc, _, err = T.run3([FIXTURE, "unpack", os.path.join(FIXTURES, name + ".sysfs"), root],
@@ -54,6 +57,14 @@ def main():
                 C.check(label + ": every d_type unknown gives the same answer",
                         plain == unknown and plain != "",
                         first_difference(plain, unknown))
+                os.unlink(count)
+                rc3, interrupted, err3 = T.run3([TREE, "--root", root, *args], timeout=300,
+                                                env=eintr)
+                ran = os.path.exists(count) and int(open(count).read().split()[1]) > 0
+                C.check(label + ": the shim interrupted calls", ran)
+                C.check(label + ": getdents64() interrupted (EINTR) and called again: exit 0, "
+                        "the same answer", rc3 == 0 and interrupted == plain,
+                        err3 or first_difference(plain, interrupted))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     C.finish()
