@@ -282,6 +282,34 @@ def case_path_limit(a, base):
                     and not os.path.exists(out), err)
 
 
+# ---- the standard descriptors closed: nothing of ours lands on them -------------------
+def case_std_fds(a, base):
+    t = small_root(base)
+    ref = os.path.join(base, "ref.sysfs")
+    rc, _, err = T.run3([a.fixture, "capture", "--root", t.root, ref])
+    C.check("capture with every descriptor open: exit 0", rc == 0, err)
+    rc, ref_export, err = T.run3([a.fixture, "export", "--umockdev", t.root])
+    C.check("export with every descriptor open: exit 0", rc == 0 and ref_export, err)
+    for redir in ("<&-", "2>&-", "<&- 2>&-", ">&-", "<&- >&- 2>&-"):
+        out = os.path.join(base, "closed%d.sysfs" % len(redir))
+        rr = T.run(["sh", "-c", 'exec "$0" "$@" ' + redir, a.fixture, "capture", "--root", t.root,
+                    out], text=True)
+        C.check("capture %s: exit 0, the same archive byte for byte" % redir,
+                rr.returncode == 0 and open(out, "rb").read() == open(ref, "rb").read(),
+                rr.stderr)
+        if ">&-" in redir:
+            continue
+        rr = T.run(["sh", "-c", 'exec "$0" "$@" ' + redir, a.fixture, "export", "--umockdev",
+                    t.root], text=True)
+        C.check("export %s: exit 0, the same recording" % redir,
+                rr.returncode == 0 and rr.stdout == ref_export, rr.stderr)
+    rr = T.run(["sh", "-c", 'exec "$0" "$@" >&-', a.fixture, "export", "--umockdev", t.root],
+               text=True)
+    C.check("export >&-: exit 1, one line: stdout: write error",
+            rr.returncode == 1 and lines(rr.stderr) == [
+                "sysdev-fixture: stdout: write error: Bad file descriptor"], rr.stderr)
+
+
 # ---- issue 19 item 6: the ancestors' bus links -----------------------------------------
 def unlinked(tree, root):
     rc, out, err = T.run3([tree, "--root", root, "--unlinked", "--list", "-o", "DEVPATH"])
@@ -452,7 +480,7 @@ CASES = {
     "dir-link": case_dir_link, "unsafe-links": case_unsafe_links, "too-deep": case_too_deep,
     "start-path": case_start_path, "export-usage": case_export_usage,
     "ancestors": case_ancestors, "unreadable": case_unreadable,
-    "path-limit": case_path_limit,
+    "path-limit": case_path_limit, "std-fds": case_std_fds,
     "work-chain": case_work_chain, "work-index": case_work_index,
 }
 
