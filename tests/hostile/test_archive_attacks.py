@@ -13,6 +13,7 @@ the kernel's /sys or a hand-written expectation.
 """
 import argparse
 import os
+import time
 import re
 import shutil
 import stat
@@ -282,6 +283,47 @@ def case_path_limit(a, base):
                     and not os.path.exists(out), err)
 
 
+# ---- an archive root's guard holds none of the caller's pipes -------------------------
+def case_guard_fds(a, base):
+    """--root ARCHIVE: the process the caller started stays as a guard (it removes the
+    unpacked tree when the worker ends) and parks its stdin and stdout on /dev/null, so
+    that the reader of the output sees its end when the worker's copy closes."""
+    t = small_root(base)
+    arch = os.path.join(base, "guard.sysfs")
+    with open(arch, "w") as f:
+        f.write(T.run([a.fixture, "pack", t.root], text=True).stdout)
+    tmpd = os.path.join(base, "guard-tmp")
+    os.mkdir(tmpd)
+    p = subprocess.Popen([a.tree, "--root", arch, "--watch"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         env=dict(os.environ, TMPDIR=tmpd))
+    worker = None
+    try:
+        for _ in range(200):
+            try:
+                kids = open("/proc/%d/task/%d/children" % (p.pid, p.pid)).read().split()
+            except OSError:
+                kids = []
+            if kids:
+                worker = int(kids[0])
+                break
+            time.sleep(0.05)
+        C.check("--root ARCHIVE --watch: a worker runs below the guard", worker is not None)
+        if worker is not None:
+            time.sleep(0.2)
+            fd = lambda pid, n: os.readlink("/proc/%d/fd/%d" % (pid, n))
+            C.check("the guard's stdin and stdout are /dev/null",
+                    fd(p.pid, 0) == "/dev/null" and fd(p.pid, 1) == "/dev/null",
+                    (fd(p.pid, 0), fd(p.pid, 1)))
+            C.check("the worker's stdout is the caller's pipe", fd(worker, 1).startswith("pipe:"),
+                    fd(worker, 1))
+    finally:
+        p.terminate()
+        p.communicate(timeout=60)
+    C.check("SIGTERM ends both (exit 0), the unpacked tree removed",
+            p.returncode == 0 and os.listdir(tmpd) == [], (p.returncode, os.listdir(tmpd)))
+
+
 # ---- the standard descriptors closed: nothing of ours lands on them -------------------
 def case_std_fds(a, base):
     t = small_root(base)
@@ -480,7 +522,7 @@ CASES = {
     "dir-link": case_dir_link, "unsafe-links": case_unsafe_links, "too-deep": case_too_deep,
     "start-path": case_start_path, "export-usage": case_export_usage,
     "ancestors": case_ancestors, "unreadable": case_unreadable,
-    "path-limit": case_path_limit, "std-fds": case_std_fds,
+    "path-limit": case_path_limit, "std-fds": case_std_fds, "guard-fds": case_guard_fds,
     "work-chain": case_work_chain, "work-index": case_work_index,
 }
 
