@@ -150,6 +150,17 @@ def main():
         expect_file("article-subsystem.txt", ["--root", root, "--subsystem", "block", "--raw",
                                             "--noheadings", "-o", "DEVPATH,DEVNAME"], root)
         expect_file("article-stats.txt", ["--root", root, "--stats"], root)
+        # --parents --power: a device without a power/ group says so on its power line
+        nopower = os.path.join(root, CLIENT[1:], "nopower")
+        os.mkdir(nopower)
+        open(os.path.join(nopower, "uevent"), "w").close()
+        r = run("--root", root, "--parents", "--power", CLIENT + "/nopower")
+        C.check("--parents --power: a device without power/ has the line 'power: none (no power/ "
+                "group)'", r.returncode == 0 and r.stdout.decode().splitlines()[:3] == [
+                    "  device  %s/nopower" % CLIENT,
+                    "          subsystem: none (no subsystem link)  driver: none",
+                    "          power: none (no power/ group)"], r.stdout)
+        shutil.rmtree(nopower)
         for i, p in enumerate([CLIENT + "/leds", CLIENT + "/net", CLIENT + "/engine/state0",
                                "/devices/virtual/leds", "/devices/system/memory",
                                "/devices/system/cpu", "/devices"]):

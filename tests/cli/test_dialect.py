@@ -328,6 +328,10 @@ def columns_and_sort(trees):
         r = run("--root", d, "-l", "-o", "NAME", "-w", "3", "-n")
         check("-l -w 3: a wide character is never split: 设 counts two columns",
               lines(r) == ["ddd", "设"], lines(r))
+        r = run("--root", d, "-l", "-o", "NAME", "-w", "1", "-n")
+        check("-l -w 1, the smallest width: each name cut to one column (设, two columns "
+              "wide, is never split: nothing of it fits)",
+              r.returncode == 0 and lines(r) == ["d", ""], lines(r))
         r = run("--root", d, "-l", "-o", "NAME,DEVTYPE", "-n")
         check("-l without -w on a pipe: no limit", lines(r) == [
             "d" * 40 + " disk", "设备设备" + " " * 33 + "disk"], lines(r))

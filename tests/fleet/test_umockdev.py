@@ -163,6 +163,45 @@ def check_import(label, recording, tmp, live=None):
     shutil.rmtree(dest, ignore_errors=True)
 
 
+# Bus names the kernel registers (bus_register, subsys_system_register), written
+# by hand from the kernel's sources, and class names: what sysdev-fixture(1) says
+# import goes by when a recording holds no subsystem link.
+KERNEL_BUSES = ["acpi", "amba", "auxiliary", "cpu", "gpio", "hid", "i2c", "iio", "mdio_bus", "mei",
+                "memory", "mmc", "node", "nvmem", "pci", "platform", "pnp", "rpmsg", "scsi", "sdio",
+                "serio", "soundwire", "spi", "spmi", "tee", "thunderbolt", "typec", "ulpi", "usb",
+                "usb-serial", "virtio", "vmbus", "w1", "wmi", "workqueue", "xen"]
+CLASSES = ["net", "block", "tty", "input", "leds", "sound", "hidraw", "power_supply"]
+
+
+def check_kinds(tmp):
+    """Bus or class: a recorded subsystem link into S/bus or S/class decides, else the
+    kernel's bus names; the rest are classes."""
+    rec = "".join("P: /devices/platform/d-%s\nE: SUBSYSTEM=%s\n\n" % (n, n)
+                  for n in KERNEL_BUSES + CLASSES)
+    rec += ("P: /devices/platform/linked\nE: SUBSYSTEM=mine\n"
+            "L: subsystem=../../../bus/mine/devices\n\n"
+            "P: /devices/platform/classed\nE: SUBSYSTEM=pci\nL: subsystem=../../../class/pci\n\n"
+            "P: /devices/.hidden\nE: SUBSYSTEM=pci\nA: .x=1\n\n")
+    f = os.path.join(tmp, "kinds.umockdev")
+    with open(f, "w") as fh:
+        fh.write(rec)
+    dest = os.path.join(tmp, "kinds")
+    rc, _, err = T.run3([FIXTURE, "import", f, dest], timeout=300)
+    C.check("kinds: the recording imports (exit 0)", rc == 0, err)
+    not_bus = [n for n in KERNEL_BUSES
+               if not os.path.islink(os.path.join(dest, "bus", n, "devices", "d-" + n))]
+    C.check("kinds: each kernel bus name without a link is a bus (S/bus/NAME/devices/DEV)",
+            not not_bus, not_bus)
+    not_class = [n for n in CLASSES if not os.path.islink(os.path.join(dest, "class", n, "d-" + n))]
+    C.check("kinds: each other name is a class (S/class/NAME/DEV)", not not_class, not_class)
+    C.check("kinds: a subsystem link anywhere into S/bus makes a bus of a name no kernel has",
+            os.path.islink(os.path.join(dest, "bus/mine/devices/linked")))
+    C.check("kinds: a subsystem link into S/class makes a class even of the name pci",
+            os.path.islink(os.path.join(dest, "class/pci/classed")))
+    C.check("kinds: names that start with a dot (.hidden, .x) are names like any other",
+            open(os.path.join(dest, "devices/.hidden/.x")).read() == "1")
+
+
 def main():
     os.makedirs(CACHE, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix="sysdev-umockdev.")
@@ -301,6 +340,8 @@ def main():
             ("P: /devices/a\nE: SUBSYSTEM=x\nH: b=1G\n", "H: that is not hex"),
             ("P: /devices/a\nE: SUBSYSTEM=x\nQ: b=1\n", "an unknown line type"),
             ("P: /devices/a\nE: SUBSYSTEM=x\nE: SUBSYSTEM=y\n", "SUBSYSTEM twice"),
+            ("P: /devices/./a\nE: SUBSYSTEM=x\n", "a devpath with a . component"),
+            ("P: /devices/a\nE: SUBSYSTEM=x\nA: ./b=1\n", "an attribute name with a . component"),
         ]
         for text, why in cases:
             f = os.path.join(tmp, "bad.umockdev")
@@ -324,6 +365,7 @@ def main():
                 rc == 0 and open(os.path.join(dest, "devices/a/name"), "rb").read() == b"a\nbA")
         rc, out, err = T.run3([FIXTURE, "import", f, dest], timeout=300)
         C.check("import into a directory that is not empty: exit 1", rc == 1 and "not empty" in err, err)
+        check_kinds(tmp)
         for args in (["export", FIXTURES + "/article.sysfs"], ["export", "--umockdev"],
                      ["import", f], ["export", "--json", FIXTURES + "/article.sysfs"],
                      ["import", "--sanitize", f], ["import", f, "--full"],

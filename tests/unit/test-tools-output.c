@@ -24,6 +24,7 @@
 #include "escape.h"
 #include "json-writer.h"
 #include "libsysdev.h"
+#include "module-aliases.h"
 #include "names.h"
 #include "tree.h"
 
@@ -446,6 +447,41 @@ static void test_usb_modalias(void **state)
 	assert_int_equal(names_usb_modalias("0xg", "2", "", buf, sizeof(buf)), -EINVAL);
 }
 
+/* modules.alias text by hand: lookups as kmod answers them, @bad_line optional. */
+static void test_module_aliases(void **state)
+{
+	static const char text[] = "# Aliases extracted from modules themselves.\n"
+				   "alias pci:v00008086d*sv*sd*bc02sc00i* e1000e\n"
+				   "alias pci:v00008086d000010D3sv*sd*bc*sc*i* e1000e\n"
+				   "alias pci:v00008086d*sv*sd*bc0Csc03i* ehci-pci\n"
+				   "alias usb:v1D6Bp0002d*dc*dsc*dp*ic*isc*ip*in* usb-hub\n";
+	struct module_aliases *a;
+	char *mods;
+	size_t bad = 7;
+
+	(void)state;
+	/* no line number asked for: fine, as the header says */
+	assert_int_equal(module_aliases_parse(text, sizeof(text) - 1, &a, NULL), 0);
+	assert_int_equal(module_aliases_count(a), 4);
+	assert_int_equal(module_aliases_lookup(a, "pci:v00008086d000010D3sv00008086sd0000A01Fbc02sc00i00",
+					       &mods, NULL),
+			 0);
+	assert_string_equal(mods, "e1000e"); /* two patterns, one module, once */
+	free(mods);
+	assert_int_equal(module_aliases_lookup(a, "pci:v00008086d00002934sv0sd0bc0Csc03i00", &mods,
+					       NULL),
+			 0);
+	assert_string_equal(mods, "ehci-pci"); /* the name as the file writes it */
+	free(mods);
+	assert_int_equal(module_aliases_lookup(a, "acpi:PNP0A03:", &mods, NULL), 0);
+	assert_null(mods);
+	module_aliases_free(a);
+	/* with one: 0 when every line is fine */
+	assert_int_equal(module_aliases_parse(text, sizeof(text) - 1, &a, &bad), 0);
+	assert_int_equal(bad, 0);
+	module_aliases_free(a);
+}
+
 #include "unit-main.h"
 
 int main(int argc, char **argv)
@@ -453,7 +489,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_text_escape),	  cmocka_unit_test(test_json_escape),
 	    cmocka_unit_test(test_hex_escape),	  cmocka_unit_test(test_json_writer),
-	    cmocka_unit_test(test_columns_parse), cmocka_unit_test(test_select), cmocka_unit_test(test_usb_modalias),
+	    cmocka_unit_test(test_columns_parse), cmocka_unit_test(test_select), cmocka_unit_test(test_usb_modalias), cmocka_unit_test(test_module_aliases),
 	};
 
 	return UNIT_MAIN(tests, NULL, NULL);
