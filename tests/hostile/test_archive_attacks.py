@@ -250,13 +250,19 @@ def long_target_archive(total):
     return 'sysdev-archive 1\nl 0777 "lnk" "%s"\n' % "/".join(long_components(total))
 
 
+def unpack_text(a, base, name, text):
+    """Write text as base/NAME.sysfs and unpack it to base/NAME: (rc, stderr, where)."""
+    arch = os.path.join(base, name + ".sysfs")
+    with open(arch, "w") as f:
+        f.write(text)
+    out = os.path.join(base, name)
+    rc, _, err = T.run3([a.fixture, "unpack", arch, out], timeout=300)
+    return rc, err, out
+
+
 def case_path_limit(a, base):
     for total, taken in ((65536, True), (65537, False)):
-        arch = os.path.join(base, "long%d.sysfs" % total)
-        with open(arch, "w") as f:
-            f.write(long_path_archive(total))
-        out = os.path.join(base, "long%d" % total)
-        rc, _, err = T.run3([a.fixture, "unpack", arch, out], timeout=300)
+        rc, err, out = unpack_text(a, base, "long%d" % total, long_path_archive(total))
         if taken:
             dirs = T.run(["find", out, "-type", "d"], text=True).stdout.splitlines()
             C.check("a path of exactly 65536 bytes is taken: exit 0, all 257 directories made",
@@ -265,11 +271,7 @@ def case_path_limit(a, base):
             C.check("a path of 65537 bytes is refused: exit 1, one line naming its line (258)",
                     rc == 1 and len(lines(err)) == 1 and ":258:" in err
                     and not os.path.exists(out), err)
-        arch = os.path.join(base, "target%d.sysfs" % total)
-        with open(arch, "w") as f:
-            f.write(long_target_archive(total))
-        out = os.path.join(base, "target%d" % total)
-        rc, _, err = T.run3([a.fixture, "unpack", arch, out], timeout=300)
+        rc, err, out = unpack_text(a, base, "target%d" % total, long_target_archive(total))
         if taken:
             # valid in the format; Linux holds no link text over 4095 bytes, so unpack
             # says the system cannot make it (not that the archive is unsafe)
