@@ -95,6 +95,14 @@ static void test_parse_odd(void **state)
 	parse(&db, "", 0);
 	assert_int_equal(db.n_props + db.n_links + db.n_tags, 0);
 	udev_db_free(&db);
+	/* the edge of 64 bits: 2^64 - 1 is kept, 2^64 is not (it would wrap to 0) */
+	parse(&db, "I:18446744073709551615\n", 23);
+	assert_true(db.has_usec);
+	assert_true(db.usec == UINT64_MAX);
+	udev_db_free(&db);
+	parse(&db, "I:18446744073709551616\n", 23);
+	assert_false(db.has_usec);
+	udev_db_free(&db);
 }
 
 static void test_read_bounds(void **state)
@@ -298,6 +306,9 @@ static void test_lookups(void **state)
 	tree_file(root, "devices/virtual/net/eth7/ifindex", "7\n");
 	tree_device(root, "/devices/virtual/net/eth8", "class:net", NULL,
 		    "INTERFACE=eth8\nIFINDEX=8\n");
+	/* the loopback's index is 1, the kernel's first */
+	tree_device(root, "/devices/virtual/net/lo", "class:net", NULL,
+		    "INTERFACE=lo\nIFINDEX=1\n");
 	assert_int_equal(sysdev_new(root, &ctx), 0);
 	assert_int_equal(sysdev_device_new_from_ifindex(ctx, 7, &dev), 0);
 	assert_int_equal(sysdev_device_get_name(dev, &s), 0);
@@ -306,6 +317,10 @@ static void test_lookups(void **state)
 	assert_int_equal(sysdev_device_new_from_ifindex(ctx, 8, &dev), 0);
 	assert_int_equal(sysdev_device_get_name(dev, &s), 0);
 	assert_string_equal(s, "eth8");
+	sysdev_device_unref(dev);
+	assert_int_equal(sysdev_device_new_from_ifindex(ctx, 1, &dev), 0);
+	assert_int_equal(sysdev_device_get_name(dev, &s), 0);
+	assert_string_equal(s, "lo");
 	sysdev_device_unref(dev);
 	assert_int_equal(sysdev_device_new_from_device_id(ctx, "b254:0", &dev), 0);
 	assert_int_equal(sysdev_device_get_name(dev, &s), 0);
@@ -517,7 +532,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_read_bounds), cmocka_unit_test(test_device_fields),
 	    cmocka_unit_test(test_lookups),	cmocka_unit_test(test_no_database),
 	    cmocka_unit_test(test_beside_root), cmocka_unit_test(test_enumerate),
-	    cmocka_unit_test(test_unreadable), cmocka_unit_test(test_stdin_closed),
+	    cmocka_unit_test(test_unreadable),	cmocka_unit_test(test_stdin_closed),
 	};
 
 	return UNIT_MAIN(tests, NULL, NULL);
