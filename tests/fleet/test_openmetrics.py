@@ -89,6 +89,23 @@ def main():
                 all(types.get(f) == "gauge" for f in samples) and len(types) == 7, types)
         compare_metrics("article (hand-written)", samples, ARTICLE)
 
+        # 1b. latency samples in byte order of devpath, whatever the walk's order: the walk
+        # enters p/c before p-2, and byte order puts "-" (0x2d) before "/" (0x2f)
+        lt = os.path.join(tmp, "latency")
+        t = T.Tree(lt)
+        t.dirs("bus", "class")
+        want = [("/devices/platform/p", "5"), ("/devices/platform/p-2", "any"),
+                ("/devices/platform/p/c", "auto")]
+        t.device("/devices/platform")
+        for devpath, value in sorted(want, key=lambda x: x[0].replace("-", "~")):
+            t.device(devpath)
+            t.file(devpath[1:] + "/power/pm_qos_latency_tolerance_us", value + "\n")
+        rc, out, err = T.run3([TREE, "--root", lt, "--stats", "--format=openmetrics"], timeout=300)
+        got = [line.split('"')[1] for line in out.splitlines()
+               if line.startswith("sysdev_latency_tolerance_seconds{")]
+        C.check("latency samples in devpath byte order", rc == 0 and got == [d for d, _ in want],
+                (got, err))
+
         # 2. every fixture, against the filesystem
         for name in sorted(os.listdir(FIXTURES)):
             if not name.endswith(".sysfs"):

@@ -651,6 +651,11 @@ def case_too_deep(c):
         rr = run(["sh", "-c", 'ulimit -s %d && exec "$0" "$@"' % kib, c.opts.cli, "--root", r] + args)
         rr.args = ["sh", "ulimit -s %d" % kib] + args
         check(rr, rcs=(1,), names=(c.root, "stack"), want_json="--json" in args)
+        if not args:
+            # the tree without START: the message names the root's devices/, where it began
+            want = b"sysdev-tree: " + b(c.root) + b"/devices: "
+            if not rr.err.startswith(want):
+                C.fail("ulimit -s %d, the tree: stderr does not begin %r: %r" % (kib, want, rr.err[-500:]))
     rr = c.cli("--depth", "3", "--all")
     check(rr, rcs=(0,))
     check_text(rr, expect_lines=4)

@@ -65,6 +65,9 @@ def main():
         cap = os.path.join(tmp, "cap")
         r = subprocess.run([tree, "--root", src, "--capture", cap], capture_output=True)
         C.check("--capture: exit %d %r" % (r.returncode, r.stderr), r.returncode == 0)
+        # the summary names what was captured: the root's devices/ when no START is given
+        want = ("sysdev-tree: %s: captured %s/devices: " % (cap, src)).encode()
+        C.check("--capture's summary begins %r: %r" % (want, r.stderr), r.stderr.startswith(want))
         a = listing(os.path.join(src, "devices"))
         b = listing(os.path.join(cap, "devices"))
         C.check("capture lists other entries: %r" % sorted(set(a) ^ set(b))[:10], sorted(a) == sorted(b))
@@ -79,6 +82,8 @@ def main():
         r = subprocess.run([tree, "--root", src, "--capture", cap2, "/devices/system"],
                            capture_output=True)
         C.check("--capture /devices/system: exit %d %r" % (r.returncode, r.stderr), r.returncode == 0)
+        want = ("sysdev-tree: %s: captured %s/devices/system: " % (cap2, src)).encode()
+        C.check("--capture START's summary begins %r: %r" % (want, r.stderr), r.stderr.startswith(want))
         C.check("capture of /devices/system lacks bus/cpu/devices/cpu0",
                 os.path.islink(os.path.join(cap2, "bus/cpu/devices/cpu0")))
         C.check("capture of /devices/system keeps bus/coll/devices/systemX (outside START)",
