@@ -366,6 +366,8 @@ def main():
 
 # 300 addresses: the first 254 fill the documentation network, the rest 10.0.0.0/8
 ADDRS = ["172.16.%d.%d" % (i // 200, 1 + i % 200) for i in range(300)]
+# 300 EUI-64s: 02:00:00:ff:fe and a counter in the last three octets, one up each time
+EUIS = ["00:11:22:33:44:55:%02x:%02x" % (i // 256, i % 256) for i in range(300)]
 
 
 def is_dotted_quad(a):
@@ -380,6 +382,7 @@ def shapes(tmp):
     t.dirs("bus/usb/devices", "class/block")
     t.device("/devices/usb1", "bus:usb", None, "DEVTYPE=usb_device\n")
     t.file("devices/usb1/addresses", "".join(a + "\n" for a in ADDRS))
+    t.file("devices/usb1/eui64s", "".join(a + "\n" for a in EUIS))
     t.file("devices/usb1/enclosure_identifier", "0x500605b0000272bf\n")
     t.file("devices/usb1/wwid", "eui.0123456789abcdef\n")
     t.file("devices/usb1/targetname", "iqn.2003-01.org.example:shape1\n")
@@ -401,6 +404,12 @@ def shapes(tmp):
             got[:254] == ["192.0.2.%d" % i for i in range(1, 255)], got[250:256])
     C.check("shapes: past 254 addresses, of 10.0.0.0/8",
             all(a.startswith("10.") for a in got[254:]), got[254:258])
+    euis = open(os.path.join(usb, "eui64s")).read().split()
+    counters = [int("".join(e.split(":")[5:]), 16) for e in euis
+                if re.fullmatch(r"02:00:00:ff:fe(:[0-9a-f]{2}){3}", e)]
+    C.check("shapes: 300 EUI-64s give 02:00:00:ff:fe and a counter that goes up by one",
+            len(counters) == 300 and all(b - a == 1 for a, b in zip(counters, counters[1:])),
+            euis[125:131])
     enc = open(os.path.join(usb, "enclosure_identifier")).read().strip()
     C.check("shapes: a 0x hex identifier keeps 0x and its 16 digits: zeros, then the counter",
             re.fullmatch(r"0x0+[1-9a-f][0-9a-f]*", enc) is not None and len(enc) == 18, enc)
@@ -412,8 +421,8 @@ def shapes(tmp):
             re.fullmatch(r"iqn\.SANITIZED\d{4}", iqn) is not None, iqn)
     C.check("shapes: the binary file without an identifier is kept byte for byte",
             open(os.path.join(usb, "raw"), "rb").read() == b"\x00\x01\x02 nothing to hide\x00")
-    C.check("shapes: the summary counts the 4 rewritten files only (not the kept binary one)",
-            "4 files and 0 links rewritten" in err, err)
+    C.check("shapes: the summary counts the 5 rewritten files only (not the kept binary one)",
+            "5 files and 0 links rewritten" in err, err)
 
 
 if __name__ == "__main__":
