@@ -176,8 +176,13 @@ CLASSES = ["net", "block", "tty", "input", "leds", "sound", "hidraw", "power_sup
 def check_kinds(tmp):
     """Bus or class: a recorded subsystem link into S/bus or S/class decides, else the
     kernel's bus names; the rest are classes."""
-    rec = "".join("P: /devices/platform/d-%s\nE: SUBSYSTEM=%s\n\n" % (n, n)
-                  for n in KERNEL_BUSES + CLASSES)
+    # and what the running kernel registered: a name of /sys/bus alone is a bus, of
+    # /sys/class alone a class (a name in both, as mei, needs the link)
+    live_bus, live_class = (set(os.listdir(d)) if os.path.isdir(d) else set()
+                            for d in ("/sys/bus", "/sys/class"))
+    buses = sorted(set(KERNEL_BUSES) | (live_bus - live_class))
+    classes = sorted((set(CLASSES) | (live_class - live_bus)) - set(buses))
+    rec = "".join("P: /devices/platform/d-%s\nE: SUBSYSTEM=%s\n\n" % (n, n) for n in buses + classes)
     rec += ("P: /devices/platform/linked\nE: SUBSYSTEM=mine\n"
             "L: subsystem=../../../bus/mine/devices\n\n"
             "P: /devices/platform/classed\nE: SUBSYSTEM=pci\nL: subsystem=../../../class/pci\n\n"
@@ -188,11 +193,11 @@ def check_kinds(tmp):
     dest = os.path.join(tmp, "kinds")
     rc, _, err = T.run3([FIXTURE, "import", f, dest], timeout=300)
     C.check("kinds: the recording imports (exit 0)", rc == 0, err)
-    not_bus = [n for n in KERNEL_BUSES
+    not_bus = [n for n in buses
                if not os.path.islink(os.path.join(dest, "bus", n, "devices", "d-" + n))]
-    C.check("kinds: each kernel bus name without a link is a bus (S/bus/NAME/devices/DEV)",
+    C.check("kinds: each kernel bus name (and /sys/bus's here) without a link is a bus (S/bus/NAME/devices/DEV)",
             not not_bus, not_bus)
-    not_class = [n for n in CLASSES if not os.path.islink(os.path.join(dest, "class", n, "d-" + n))]
+    not_class = [n for n in classes if not os.path.islink(os.path.join(dest, "class", n, "d-" + n))]
     C.check("kinds: each other name is a class (S/class/NAME/DEV)", not not_class, not_class)
     C.check("kinds: a subsystem link anywhere into S/bus makes a bus of a name no kernel has",
             os.path.islink(os.path.join(dest, "bus/mine/devices/linked")))
@@ -230,6 +235,13 @@ def main():
                     set(rec) == with_sub, set(rec) ^ with_sub)
             C.check(name + ": no device lists its subsystem link or uevent file (umockdev makes them)",
                     not any("subsystem" in r["L"] or "uevent" in r["A"] for r in rec.values()))
+            # as umockdev-record writes a device (checked on its own recording below): P: holds
+            # the devpath, no E: DEVPATH line; one E: SUBSYSTEM line
+            lines = text.split("\n")
+            C.check(name + ": no E: DEVPATH line, one E: SUBSYSTEM line a device",
+                    not any(ln.startswith("E: DEVPATH=") for ln in lines)
+                    and sum(ln.startswith("E: SUBSYSTEM=") for ln in lines) == len(rec),
+                    [ln for ln in lines if ln.startswith("E: DEVPATH=")][:3])
             wrong = [p for p, r in rec.items() if p in oracle and (
                 r["E"].get("SUBSYSTEM") != oracle[p]["subsystem"]
                 or base(r["L"].get("driver")) != oracle[p]["driver"]
@@ -313,12 +325,32 @@ def main():
         C.check("recipe: umockdev-run -d FILE -- sysdev-tree draws the tree",
                 rc == 0 and out.startswith("/devices/") and "2-0045" in out, err)
 
+        # ---------- a uevent file that names a DEVPATH and a SUBSYSTEM of its own: the
+        # recording's P: line and subsystem link say them, as umockdev-record has it
+        odd = os.path.join(tmp, "odd-uevent")
+        t = T.Tree(odd)
+        t.dirs("bus", "class")
+        t.device("/devices/platform", power=False)
+        t.device("/devices/platform/a", "bus:platform",
+                 uevent="DEVPATH=/devices/elsewhere\nSUBSYSTEM=other\nMODALIAS=platform:a\n")
+        rc, text, err = T.run3([FIXTURE, "export", "--umockdev", odd], timeout=300)
+        C.check("odd uevent: P: /devices/platform/a, no E: DEVPATH, E: SUBSYSTEM=platform once",
+                rc == 0 and text.split("\n")[:3] == ["P: /devices/platform/a", "E: MODALIAS=platform:a",
+                                                     "E: SUBSYSTEM=platform"]
+                and "DEVPATH" not in text and text.count("SUBSYSTEM") == 1, (rc, text, err))
+
         # ---------- import: this machine, recorded by umockdev-record --all
         host = os.path.join(tmp, "host.umockdev")
         with open(host, "w") as f:
             p = subprocess.run(["umockdev-record", "--all"], stdout=f, stderr=subprocess.PIPE)
         C.check("umockdev-record --all records this machine", p.returncode == 0 and os.path.getsize(host) > 0,
                 p.stderr.decode(errors="replace")[-500:])
+        hlines = open(host, encoding="utf-8", errors="surrogateescape").read().split("\n")
+        C.check("umockdev-record writes no E: DEVPATH line, one E: SUBSYSTEM line a device "
+                "(the rule the export follows)",
+                not any(ln.startswith("E: DEVPATH=") for ln in hlines)
+                and sum(ln.startswith("E: SUBSYSTEM=") for ln in hlines)
+                == sum(ln.startswith("P: ") for ln in hlines))
         live, err = tree_devices("/sys")
         check_import("umockdev-record --all", host, tmp, live=live)
 
@@ -342,6 +374,10 @@ def main():
             ("P: /devices/a\nE: SUBSYSTEM=x\nE: SUBSYSTEM=y\n", "SUBSYSTEM twice"),
             ("P: /devices/./a\nE: SUBSYSTEM=x\n", "a devpath with a . component"),
             ("P: /devices/a\nE: SUBSYSTEM=x\nA: ./b=1\n", "an attribute name with a . component"),
+            ("P: /devices/a\nE: SUBSYSTEM=x\nA: driver/b=1\nL: driver=../../bus/x/drivers/d\n",
+             "a driver link where a directory is"),
+            ("P: /devices/a\nE: SUBSYSTEM=x\nA: subsystem/b=1\nL: subsystem=../../bus/x\n",
+             "a subsystem link where a directory is"),
         ]
         for text, why in cases:
             f = os.path.join(tmp, "bad.umockdev")
