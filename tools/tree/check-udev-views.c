@@ -246,31 +246,28 @@ int udev_collect(struct devs *out)
 
 int collect_lists(int rootfd, struct links *l)
 {
+	struct stat st;
 	int err;
 
-	struct stat st;
+	/* S/bus and S/class, as libudev scans them (S/subsystem, which no kernel
+	 * merged, libudev no longer reads: neither do we) */
+	err = scan_lists(rootfd, l, "bus", "devices");
+	if (err >= 0)
+		err = scan_lists(rootfd, l, "class", NULL);
+	if (err >= 0 && lstat_below(rootfd, "class/block", &st) < 0 &&
+	    lstat_below(rootfd, "block", &st) == 0) {
+		/* old kernels: block devices are listed in S/block */
+		char **names;
+		size_t n;
 
-	if (lstat_below(rootfd, "subsystem", &st) == 0) {
-		err = scan_lists(rootfd, l, "subsystem", "devices");
-	} else {
-		err = scan_lists(rootfd, l, "bus", "devices");
-		if (err >= 0)
-			err = scan_lists(rootfd, l, "class", NULL);
-		if (err >= 0 && lstat_below(rootfd, "class/block", &st) < 0 &&
-		    lstat_below(rootfd, "block", &st) == 0) {
-			/* old kernels: block devices are listed in S/block */
-			char **names;
-			size_t n;
+		err = list_dir(rootfd, "block", &names, &n);
+		for (size_t i = 0; i < n && err >= 0; i++) {
+			char list[PATH_MAX];
 
-			err = list_dir(rootfd, "block", &names, &n);
-			for (size_t i = 0; i < n && err >= 0; i++) {
-				char list[PATH_MAX];
-
-				snprintf(list, sizeof(list), "/block/%s", names[i]);
-				err = add_link(rootfd, l, list);
-			}
-			free_names(names, n);
+			snprintf(list, sizeof(list), "/block/%s", names[i]);
+			err = add_link(rootfd, l, list);
 		}
+		free_names(names, n);
 	}
 	if (err >= 0 && l->n)
 		qsort(l->v, l->n, sizeof(*l->v), cmp_link);

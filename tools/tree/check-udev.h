@@ -28,9 +28,8 @@ struct links {
 int cmp_link(const void *a, const void *b);
 void links_free(struct links *l);
 /*
- * All the lists: S/subsystem/X/devices where the kernel has S/subsystem,
- * else S/bus/X/devices and S/class/X (and S/block on old kernels without
- * S/class/block), sorted by cmp_link; 0 or a negative errno.
+ * All the lists: S/bus/X/devices and S/class/X (and S/block on old kernels
+ * without S/class/block), sorted by cmp_link; 0 or a negative errno.
  */
 int collect_lists(int rootfd, struct links *l);
 /* libudev's enumeration of /sys with no match, into @out */

@@ -5,8 +5,7 @@
  * Three views of one tree are collected:
  *   walk   every device directory under S/devices (libsysdev),
  *   lists  what S/bus/X/devices/Y and S/class/X/Y link to, resolved here,
- *          relative to the root (S/subsystem/X/devices/Y instead where the
- *          kernel has S/subsystem; S/block/Y too where S/class/block is absent),
+ *          relative to the root (S/block/Y too where S/class/block is absent),
  *   udev   udev_enumerate_scan_devices() with no match: all subsystems.
  * They agree when every device libudev lists is found by the walk, every
  * entry of the lists is a device libudev lists, and the devices both know
