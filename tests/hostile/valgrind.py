@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """valgrind.py VALGRIND CLI ARGS...: run the CLI on the live /sys under
-memcheck; fail on any error or any leak (definite, indirect, possible)."""
+memcheck; fail on any error or any leak (definite, indirect, possible).
+ARGS "usb-without-product": --properties of a hand-made USB device that has
+no product attribute (many devices give no product string), whose hwdb key
+is made without one."""
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import sysdevtest as T  # noqa: E402
@@ -12,6 +17,24 @@ import sysdevtest as T  # noqa: E402
 
 def main():
     valgrind, cli, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+    tmp = None
+    if args == ["usb-without-product"]:
+        tmp = tempfile.mkdtemp(prefix="sysdev-valgrind-")
+        t = T.Tree(tmp)
+        t.dirs("bus/usb/devices", "class")
+        t.device("/devices/pci0")
+        t.device("/devices/pci0/usb1", "bus:usb", uevent="DEVTYPE=usb_device\nPRODUCT=1d6b/2/606\n")
+        t.file("devices/pci0/usb1/idVendor", "1d6b\n")
+        t.file("devices/pci0/usb1/idProduct", "0002\n")
+        args = ["--root", tmp, "--properties", "/devices/pci0/usb1"]
+    try:
+        return run(valgrind, cli, args)
+    finally:
+        if tmp:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run(valgrind, cli, args):
     if not valgrind:
         T.skip("valgrind is not installed (apt-get install valgrind)")
     if not os.path.isdir("/sys/devices"):
