@@ -187,6 +187,53 @@ out:
 	return ret;
 }
 
+int read_fd_alloc(int fd, size_t max, char **ret, size_t *ret_len)
+{
+	size_t len = 0, cap = max < 4096 ? max + 1 : 4096;
+	char *buf = malloc(cap + 1);
+
+	*ret = NULL;
+	*ret_len = 0;
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t r;
+
+		if (len == cap) {
+			char *nbuf;
+
+			/* max + 1 bytes read: the file is too big, and no more is read */
+			if (cap > max) {
+				free(buf);
+				return -EFBIG;
+			}
+			cap = cap > (max + 1) / 2 ? max + 1 : cap * 2;
+			nbuf = realloc(buf, cap + 1);
+			if (!nbuf) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = nbuf;
+		}
+		r = read(fd, buf + len, cap - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int err = -errno;
+
+			free(buf);
+			return err;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	buf[len] = '\0';
+	*ret = buf;
+	*ret_len = len;
+	return 0;
+}
+
 int write_all(int fd, const char *buf, size_t len)
 {
 	while (len > 0) {

@@ -50,6 +50,13 @@ ssize_t read_file_at(int dirfd, const char *name, char *buf, size_t size, bool c
 ssize_t copy_read_file(int dirfd, const char *name, const struct stat *st, char *buf, size_t bound,
 		       bool *truncated);
 
+/*
+ * All of @fd (read to its end, going on after EINTR) into a malloc'd,
+ * NUL-terminated buffer: *@ret, *@ret_len bytes.  -EFBIG for more than @max
+ * bytes, of which at most @max + 1 are read and held.  0 or a negative errno.
+ */
+int read_fd_alloc(int fd, size_t max, char **ret, size_t *ret_len);
+
 /* Write all of @buf, going on after EINTR and short writes; 0 or negative errno. */
 int write_all(int fd, const char *buf, size_t len);
 

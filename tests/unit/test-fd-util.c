@@ -421,6 +421,64 @@ static void test_write_all(void **state)
 	free(back);
 }
 
+/* read_fd_alloc() of a file of @len bytes (byte i is i * 7) with limit @max. */
+static int read_alloc_of(struct fx *f, size_t len, size_t max, char **buf, size_t *got)
+{
+	char *data = malloc(len + 1);
+	int fd, err;
+
+	for (size_t i = 0; i < len; i++)
+		data[i] = (char)(i * 7);
+	fd = openat(f->fd, "in", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write_all(fd, data, len), 0);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	err = read_fd_alloc(fd, max, buf, got);
+	if (err == 0) {
+		assert_int_equal(*got, len);
+		assert_memory_equal(*buf, data, len);
+		assert_int_equal((*buf)[len], '\0');
+	}
+	close(fd);
+	free(data);
+	return err;
+}
+
+/* All of a file up to the limit, NUL-terminated; one byte past it is -EFBIG, nothing kept. */
+static void test_read_fd_alloc(void **state)
+{
+	struct fx *f = *state;
+	size_t sizes[] = {0, 1, 4095, 4096, 4097, 100000, 1u << 20};
+	char *buf;
+	size_t got;
+	int p[2];
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		assert_int_equal(read_alloc_of(f, sizes[i], 1u << 20, &buf, &got), 0);
+		free(buf);
+		/* the limit itself is kept; one byte more is too big */
+		assert_int_equal(read_alloc_of(f, sizes[i], sizes[i], &buf, &got), 0);
+		free(buf);
+		if (sizes[i] > 0) {
+			assert_int_equal(read_alloc_of(f, sizes[i], sizes[i] - 1, &buf, &got),
+					 -EFBIG);
+			assert_null(buf);
+			assert_int_equal(got, 0);
+		}
+	}
+	/* a pipe: read to its end, in pieces */
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(write_all(p[1], "abc\ndef", 7), 0);
+	close(p[1]);
+	assert_int_equal(read_fd_alloc(p[0], 100, &buf, &got), 0);
+	assert_int_equal(got, 7);
+	assert_string_equal(buf, "abc\ndef");
+	free(buf);
+	close(p[0]);
+	assert_int_equal(read_fd_alloc(-1, 100, &buf, &got), -EBADF);
+	assert_null(buf);
+}
+
 static mode_t mode_of(int dirfd, const char *name)
 {
 	struct stat st;
@@ -561,6 +619,7 @@ int main(int argc, char **argv)
 	    T(test_copy_read_file),
 	    T(test_copy_read_file_refuses),
 	    T(test_write_all),
+	    T(test_read_fd_alloc),
 	    T(test_create_file_excl),
 	    T(test_create_file_excl_links),
 	    T(test_readlink_alloc),

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "dir-list.h"
+#include "fd-util.h"
 #include "in-root.h"
 #include "module-aliases.h"
 
@@ -402,61 +403,14 @@ out:
 	return err;
 }
 
-/* All of regular file @fd, up to the limit (-E2BIG past it). */
-static int read_fd(int fd, char **ret, size_t *ret_len)
-{
-	size_t len = 0, cap = 0;
-	char *buf = NULL;
-
-	for (;;) {
-		ssize_t r;
-
-		if (len == cap) {
-			size_t ncap = cap ? cap * 2 : 1u << 20;
-			char *nbuf;
-
-			if (cap > MODULE_ALIASES_MAX_FILE) {
-				free(buf);
-				return -E2BIG;
-			}
-			nbuf = realloc(buf, ncap);
-			if (!nbuf) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = nbuf;
-			cap = ncap;
-		}
-		r = read(fd, buf + len, cap - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int err = -errno;
-
-			free(buf);
-			return err;
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-	}
-	if (len > MODULE_ALIASES_MAX_FILE) {
-		free(buf);
-		return -E2BIG;
-	}
-	*ret = buf;
-	*ret_len = len;
-	return 0;
-}
-
 static int parse_fd(int fd, struct module_aliases **ret, size_t *bad_line)
 {
 	char *text = NULL;
 	size_t len = 0;
-	int err = read_fd(fd, &text, &len);
+	int err = read_fd_alloc(fd, MODULE_ALIASES_MAX_FILE, &text, &len);
 
 	if (err < 0)
-		return err;
+		return err == -EFBIG ? -E2BIG : err;
 	err = module_aliases_parse(text ? text : "", len, ret, bad_line);
 	free(text);
 	return err;
