@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -189,8 +190,14 @@ out:
 
 int read_fd_alloc(int fd, size_t max, char **ret, size_t *ret_len)
 {
-	size_t len = 0, cap = max < 4096 ? max + 1 : 4096;
-	char *buf = malloc(cap + 1);
+	size_t len = 0, cap;
+	char *buf;
+
+	/* no file is bigger than memory: a limit past it must not wrap max + 1 */
+	if (max > SIZE_MAX / 4)
+		max = SIZE_MAX / 4;
+	cap = max < 4096 ? max + 1 : 4096;
+	buf = malloc(cap + 1);
 
 	*ret = NULL;
 	*ret_len = 0;
@@ -207,7 +214,7 @@ int read_fd_alloc(int fd, size_t max, char **ret, size_t *ret_len)
 				free(buf);
 				return -EFBIG;
 			}
-			cap = cap > (max + 1) / 2 ? max + 1 : cap * 2;
+			cap = cap > max / 2 ? max + 1 : cap * 2;
 			nbuf = realloc(buf, cap + 1);
 			if (!nbuf) {
 				free(buf);
