@@ -439,6 +439,9 @@ def main():
     made_scratch = not args.scratch
     scratch = args.scratch or tempfile.mkdtemp(prefix="sysdev-mutation-")
     os.makedirs(scratch, exist_ok=True)
+    # tests that run the CLI as another user (uid 65534) must reach its build
+    if made_scratch:
+        os.chmod(scratch, 0o755)
     files = repo_files(repo)
     print(f"mutation: {len(sel)} mutants, scratch {scratch}, {args.jobs} at once", flush=True)
     workers = [Worker(repo, scratch, i, files, args) for i in range(max(1, args.jobs))]
