@@ -4,7 +4,8 @@
 memcheck; fail on any error or any leak (definite, indirect, possible).
 ARGS "usb-without-product": --properties of a hand-made USB device that has
 no product attribute (many devices give no product string), whose hwdb key
-is made without one."""
+is made without one; "capture-big-file": --capture of a tree holding a file
+larger than the capture's bound."""
 import os
 import shutil
 import subprocess
@@ -27,6 +28,15 @@ def main():
         t.file("devices/pci0/usb1/idVendor", "1d6b\n")
         t.file("devices/pci0/usb1/idProduct", "0002\n")
         args = ["--root", tmp, "--properties", "/devices/pci0/usb1"]
+    elif args == ["capture-big-file"]:
+        # a file past the capture's 1 MiB bound: read up to the bound and one byte more
+        # (which says it was cut), never past the buffer
+        tmp = tempfile.mkdtemp(prefix="sysdev-valgrind-")
+        t = T.Tree(os.path.join(tmp, "root"))
+        t.dirs("bus", "class")
+        t.device("/devices/platform")
+        t.file("devices/platform/blob", "\x01" * (1024 * 1024 + 100))
+        args = ["--root", os.path.join(tmp, "root"), "--capture", os.path.join(tmp, "cap")]
     try:
         return run(valgrind, cli, args)
     finally:
