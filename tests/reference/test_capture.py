@@ -74,6 +74,16 @@ def main():
         for k in sorted(set(a) & set(b)):
             C.check("capture of devices/%s: %r, source %r" % (k.decode(errors="replace"),
                                                                          b[k], a[k]), a[k] == b[k])
+        # S/bus/B/drivers: each driver's directory by name, as the source has them
+        for bus in sorted(os.listdir(os.path.join(src, "bus"))):
+            sd, cd = (os.path.join(x, "bus", bus, "drivers") for x in (src, cap))
+            if os.path.isdir(sd):
+                C.check("capture of bus/%s/drivers: %r" % (bus, os.listdir(sd)),
+                        os.path.isdir(cd) and sorted(os.listdir(sd)) == sorted(os.listdir(cd)))
+        C.check("the source has drivers to capture",
+                any(os.listdir(os.path.join(src, "bus", b, "drivers"))
+                    for b in os.listdir(os.path.join(src, "bus"))
+                    if os.path.isdir(os.path.join(src, "bus", b, "drivers"))))
         for k in (b"platform/serial8250/wo", b"platform/serial8250/privdir"):
             C.check("capture lacks devices/%s" % k.decode(), k in b)
 
@@ -90,6 +100,22 @@ def main():
                 not os.path.lexists(os.path.join(cap2, "bus/coll/devices/systemX")))
         C.check("capture of /devices/system holds devices/systemX",
                 not os.path.lexists(os.path.join(cap2, "devices/systemX")))
+
+        # a capture of a START deeper down keeps the files of the directories above it
+        # (devices/platform's uevent: the ancestor stays a device), not their subdirectories
+        cap3 = os.path.join(tmp, "cap-serial")
+        r = subprocess.run([tree, "--root", src, "--capture", cap3, "/devices/platform/serial8250"],
+                           capture_output=True)
+        C.check("--capture /devices/platform/serial8250: exit %d %r" % (r.returncode, r.stderr),
+                r.returncode == 0)
+        def files_of(d):
+            return sorted(n for n in os.listdir(d) if not os.path.isdir(os.path.join(d, n)))
+        want = files_of(os.path.join(src, "devices/platform"))
+        got = files_of(os.path.join(cap3, "devices/platform"))
+        C.check("capture of serial8250 keeps devices/platform's files %r: %r" % (want, got),
+                want == got and "uevent" in got)
+        C.check("capture of serial8250 leaves devices/platform's other subdirectories out",
+                not os.path.lexists(os.path.join(cap3, "devices/platform/input")))
     finally:
         for dirpath, dirnames, filenames in os.walk(tmp):
             for n in dirnames:
