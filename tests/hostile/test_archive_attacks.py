@@ -193,6 +193,12 @@ def case_too_deep(a, base):
         C.check("%s: no word of symbolic links (there are none)" % what,
                 "symbolic link" not in err, err)
         C.check("%s: no summary saying 0 skipped" % what, "0 skipped" not in err, err)
+        # (with --sanitize, sanitizing meets the limit first and says so)
+        last = err.rstrip("\n").split("\n")[-1]
+        C.check("%s: the last line says why nothing was written" % what,
+                last.endswith(": sanitizing failed: the tree is deeper than 4096 directories, "
+                              "the limit of an archive") if extra else
+                last.endswith(": not written: 1 entry could not be packed exactly"), err)
 
 
 # ---- issue 19 item 14: START a directory that is no device ------------------------
