@@ -629,6 +629,28 @@ def modules_hand():
               text.get("usb:v046DpC52Bd1200dc00") == ["hid_logitech", "logi_receiver"], text)
 
 
+def modules_newest():
+    """Of several lib/modules/VERSION directories, MODULES reads the newest in version
+    order that holds a modules.alias (6.12 after 6.2, which byte order would put last;
+    a newer one without the file does not count)."""
+    with tempfile.TemporaryDirectory(prefix="sysdev-dialect-ver.") as d:
+        for ver, module in (("6.1.0-9-amd64", "old_a"), ("6.12.0-1-amd64", "newest_b"),
+                            ("6.2.0", "mid_c"), ("6.13.0", None)):
+            moddir = os.path.join(d, "lib", "modules", ver)
+            os.makedirs(moddir)
+            if module:
+                with open(os.path.join(moddir, "modules.alias"), "w") as f:
+                    f.write("alias platform:vt %s\n" % module)
+        t = T.Tree(os.path.join(d, "sys"))
+        t.buses("platform")
+        t.device("devices/platform/vt0", "bus:platform", uevent="MODALIAS=platform:vt\n")
+        r = run("--root", os.path.join(d, "sys"), "-J", "-l", "-o", "DEVPATH,MODULES")
+        rows = json.loads(r.stdout)["devices"] if r.returncode == 0 else []
+        got = [row["modules"] for row in rows if row["devpath"] == "/devices/platform/vt0"]
+        check("MODULES from the newest lib/modules version with a modules.alias (6.12.0-1-amd64)",
+              got == [["newest_b"]], (got, r.stderr))
+
+
 def tree_structure(r):
     """--ascii -o NAME tree output: [(path, parent path)] in the order drawn."""
     out, stack = [], []
@@ -720,6 +742,7 @@ def main():
         several_and_property(trees)
         parents_attr_groups()
         modules_hand()
+        modules_newest()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     C.finish()
