@@ -386,6 +386,8 @@ def shapes(tmp):
     t.file("devices/usb1/enclosure_identifier", "0x500605b0000272bf\n")
     t.file("devices/usb1/wwid", "eui.0123456789abcdef\n")
     t.file("devices/usb1/targetname", "iqn.2003-01.org.example:shape1\n")
+    # addresses that say nothing about a machine: kept as they are
+    t.file("devices/usb1/nothing", "255.255.255.255 0.0.0.0 127.0.0.1\n")
     # a binary file that holds no identifier: kept as it is, and not counted
     t.file("devices/usb1/raw", "\x00\x01\x02 nothing to hide\x00")
     arch = os.path.join(tmp, "shapes.sysfs")
@@ -419,6 +421,8 @@ def shapes(tmp):
     iqn = open(os.path.join(usb, "targetname")).read().strip()
     C.check("shapes: an iqn. name keeps iqn. and is SANITIZED with a counter",
             re.fullmatch(r"iqn\.SANITIZED\d{4}", iqn) is not None, iqn)
+    C.check("shapes: the broadcast, unspecified and loopback addresses are kept",
+            open(os.path.join(usb, "nothing")).read() == "255.255.255.255 0.0.0.0 127.0.0.1\n")
     C.check("shapes: the binary file without an identifier is kept byte for byte",
             open(os.path.join(usb, "raw"), "rb").read() == b"\x00\x01\x02 nothing to hide\x00")
     C.check("shapes: the summary counts the 5 rewritten files only (not the kept binary one)",

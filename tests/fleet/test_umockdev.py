@@ -339,6 +339,29 @@ def main():
                                                      "E: SUBSYSTEM=platform"]
                 and "DEVPATH" not in text and text.count("SUBSYSTEM") == 1, (rc, text, err))
 
+        # ---------- udev's device ids name the database files an import writes: b/c
+        # MAJOR:MINOR, n IFINDEX for an interface, +SUBSYSTEM:SYSNAME for the rest
+        ids = os.path.join(tmp, "ids.umockdev")
+        with open(ids, "w") as fh:
+            fh.write("P: /devices/virtual/net/eth0\nE: INTERFACE=eth0\nE: IFINDEX=2\n"
+                     "E: SUBSYSTEM=net\nE: TAGS=:systemd:\nE: USEC_INITIALIZED=123\n\n"
+                     "P: /devices/virtual/tty/ttyX\nE: MAJOR=4\nE: MINOR=70\nE: DEVNAME=/dev/ttyX\n"
+                     "E: SUBSYSTEM=tty\nE: TAGS=:seat:\n\n"
+                     "P: /devices/platform/p\nE: SUBSYSTEM=platform\nE: TAGS=:x:\n")
+        dest = os.path.join(tmp, "ids")
+        rc, _, err = T.run3([FIXTURE, "import", ids, dest], timeout=300)
+        made = sorted(os.path.relpath(os.path.join(dp, f), os.path.join(dest, "run/udev"))
+                      for dp, _, fs in os.walk(os.path.join(dest, "run/udev")) for f in fs)
+        C.check("import: the database files are named by udev's device ids",
+                rc == 0 and made == ["data/+platform:p", "data/c4:70", "data/n2",
+                                     "tags/seat/c4:70", "tags/systemd/n2", "tags/x/+platform:p"],
+                (rc, made, err))
+        rc, out, err = T.run3([TREE, "--root", dest, "--properties", "/devices/virtual/net/eth0"],
+                              timeout=300)
+        C.check("import: the interface's tags and initialization read back through n2",
+                rc == 0 and "TAGS=:systemd:" in out.split("\n") and "USEC_INITIALIZED=123" in out.split("\n"),
+                (rc, out, err))
+
         # ---------- import: this machine, recorded by umockdev-record --all
         host = os.path.join(tmp, "host.umockdev")
         with open(host, "w") as f:
