@@ -148,6 +148,28 @@ def case_diff(exe, gen):
         C.check("--diff --attrs modalias: exit %d, %r" % (rc, got),
                 got == [("/devices/platform/serial8250", "attribute", "modalias",
                          "platform:serial8251", "platform:serial8250")])
+
+        # a move needs the same modalias: read from the modalias attribute when the
+        # uevent file has no MODALIAS (a widget under another hub is the same device
+        # only when both say platform:kind1)
+        roots = {}
+        for side, hub, modalias in (("old", "hubA", "platform:kind1"),
+                                    ("new", "hubB", "platform:kind2"),
+                                    ("same", "hubB", "platform:kind1")):
+            r = roots[side] = os.path.join(tmp, "move-" + side)
+            t = T.Tree(r)
+            t.dirs("bus/platform/devices", "class")
+            for h in ("/devices/platform", "/devices/platform/hubA", "/devices/platform/hubB"):
+                t.device(h)
+            t.device("/devices/platform/%s/widget" % hub, "bus:platform")
+            t.file("devices/platform/%s/widget/modalias" % hub, modalias + "\n")
+        for new, want in (("new", (1, 1, 0)), ("same", (0, 0, 1))):
+            rc, out, err = T.run3([exe, "--json", "--diff", roots["old"], roots[new]])
+            counts = json.loads(out).get("counts", {}) if rc == 1 else {}
+            got = tuple(counts.get(k) for k in ("removed", "added", "moved"))
+            C.check("--diff: widget with modalias attribute %s: removed/added/moved %r, by hand %r"
+                    % ("platform:kind2" if new == "new" else "platform:kind1", got, want),
+                    got == want, (rc, out[-300:], err))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
