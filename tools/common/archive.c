@@ -842,7 +842,7 @@ int archive_unpack_buffer(const char *buf, size_t len, int dest_dirfd, size_t *b
 
 int archive_unpack(int in_fd, int dest_dirfd, size_t *bad_line)
 {
-	size_t cap = 65536, len = 0;
+	size_t len = 0;
 	char *buf;
 	int err;
 
@@ -850,34 +850,10 @@ int archive_unpack(int in_fd, int dest_dirfd, size_t *bad_line)
 		*bad_line = 0;
 	if (in_fd < 0)
 		return -EINVAL;
-	buf = malloc(cap);
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		ssize_t r;
-
-		if (len == cap) {
-			if (cap >= ARCHIVE_INPUT_MAX) {
-				free(buf);
-				return -EFBIG;
-			}
-			if (GROW(buf, cap, cap + 1) < 0) {
-				free(buf);
-				return -ENOMEM;
-			}
-		}
-		r = read(in_fd, buf + len, cap - len);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
-			free(buf);
-			return err;
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-	}
+	/* an input of ARCHIVE_INPUT_MAX bytes or more is -EFBIG */
+	err = read_fd_alloc(in_fd, ARCHIVE_INPUT_MAX - 1, &buf, &len);
+	if (err < 0)
+		return err;
 	err = archive_unpack_buffer(buf, len, dest_dirfd, bad_line);
 	free(buf);
 	return err;
