@@ -89,6 +89,8 @@ struct uevent {
 /* Parse @len bytes already in u->buf. */
 int uevent_parse(struct uevent *u, size_t len);
 int uevent_read_at(struct uevent *u, int dirfd);
+/* The same from file @name of @dirfd (a path below it: "CHILD/uevent"). */
+int uevent_read_name(struct uevent *u, int dirfd, const char *name);
 const char *uevent_get(const struct uevent *u, const char *key);
 /* A parsed copy of @src (its own buffer). */
 int uevent_copy(struct uevent *dst, const struct uevent *src);

@@ -202,24 +202,38 @@ int udev_db_read_at(struct udev_db *db, int datafd, const char *id)
 	_cleanup_close_ int fd = -1;
 	struct stat st;
 	size_t len = 0;
+	ssize_t r;
 
 	if (!*id || strchr(id, '/') || !strcmp(id, ".") || !strcmp(id, ".."))
 		return -ENOENT; /* no file can have that name in data/ */
 	fd = openat(datafd, id, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return errno == ELOOP ? -EBADFD : -errno;
+	if (GROW(db->buf, db->cap, 4096) < 0)
+		return -ENOMEM;
+	/*
+	 * udev's files are a few hundred bytes: one read that returns some but
+	 * less than asked for is the whole of a regular file, and the fstat is
+	 * saved (a file per device).  A FIFO, a directory or a character device
+	 * gives nothing, an error or a full buffer, and is then refused below;
+	 * a FIFO with something in it gives it, as a file of that content would.
+	 */
+	do
+		r = read(fd, db->buf, db->cap - 1);
+	while (r < 0 && errno == EINTR);
+	if (r > 0 && (size_t)r < db->cap - 1)
+		return udev_db_parse(db, (size_t)r);
 	if (fstat(fd, &st) < 0)
 		return -errno;
 	if (!S_ISREG(st.st_mode))
 		return -EBADFD;
+	if (r < 0)
+		return -errno;
 	if (st.st_size > UDEV_DB_FILE_MAX)
 		return -EFBIG;
-	if (GROW(db->buf, db->cap, (size_t)st.st_size < 4096 ? 4096 : (size_t)st.st_size + 1) < 0)
-		return -ENOMEM;
+	len = (size_t)r;
 	/* to the end, which may lie past the size seen (a file still written): bounded */
-	for (;;) {
-		ssize_t r;
-
+	while (r > 0) {
 		if (len + 1 >= db->cap) {
 			if (len >= UDEV_DB_FILE_MAX)
 				return -EFBIG;
@@ -228,12 +242,12 @@ int udev_db_read_at(struct udev_db *db, int datafd, const char *id)
 		}
 		r = read(fd, db->buf + len, db->cap - 1 - len);
 		if (r < 0) {
-			if (errno == EINTR)
+			if (errno == EINTR) {
+				r = 1;
 				continue;
+			}
 			return -errno;
 		}
-		if (r == 0)
-			break;
 		len += (size_t)r;
 		/* a regular file that gave less than asked for is at its end: no read of 0 */
 		if (len < db->cap - 1 && len >= (size_t)st.st_size)

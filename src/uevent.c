@@ -73,6 +73,11 @@ int uevent_parse(struct uevent *u, size_t len)
 
 int uevent_read_at(struct uevent *u, int dirfd)
 {
+	return uevent_read_name(u, dirfd, "uevent");
+}
+
+int uevent_read_name(struct uevent *u, int dirfd, const char *name)
+{
 	ssize_t len;
 
 	if (!u->buf) {
@@ -83,7 +88,7 @@ int uevent_read_at(struct uevent *u, int dirfd)
 			return -ENOMEM;
 	}
 	for (;;) {
-		len = read_file_at(dirfd, "uevent", u->buf, u->cap, false);
+		len = read_file_at(dirfd, name, u->buf, u->cap, false);
 		if (len != -EFBIG || u->cap > SYSDEV_ATTR_MAX)
 			break;
 		/* SYSDEV_ATTR_MAX bytes and the NUL: a byte more is -EFBIG */

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -42,6 +43,7 @@ struct sysdev_node {
 	 * depth; a caller that keeps a reference keeps it, and the level makes another. */
 	struct sysdev_device *dev;
 	bool dev_filled;
+	bool uevent_ahead; /* the walker's ahead holds its uevent file, read before it was opened */
 };
 
 struct sysdev_walker {
@@ -66,6 +68,9 @@ struct sysdev_walker {
 	char *start_name;
 	struct dir_place start_place;
 	uintptr_t stack_floor; /* do not descend with the stack below this (0: unknown) */
+	struct uevent
+	    ahead; /* a child's uevent file, read as the probe of whether it is a device */
+	char ahead_name[NAME_MAX + sizeof("/uevent")];
 };
 
 /*
@@ -359,7 +364,16 @@ static int fill_device(struct sysdev_walker *w, struct sysdev_node *l)
 		de = find_entry(l, "dev");
 		d->has_dev = de && dir_entry_type(l->fd, de) == DT_REG;
 	}
-	if ((w->flags & SYSDEV_WALK_UEVENT) || d->has_dev) {
+	if (l->uevent_ahead) {
+		struct uevent t = d->uevent;
+
+		/* read as the probe (visit_children): the device takes it, the walker its old
+		 * buffers */
+		d->uevent = w->ahead;
+		w->ahead = t;
+		l->uevent_ahead = false;
+		d->uevent_pending = false;
+	} else if ((w->flags & SYSDEV_WALK_UEVENT) || d->has_dev) {
 		/* an unreadable or oversized uevent: its properties answer with the errno */
 		err = uevent_read_at(&d->uevent, l->fd);
 		if (err == -ENOMEM)
@@ -372,10 +386,34 @@ static int fill_device(struct sysdev_walker *w, struct sysdev_node *l)
 
 static int visit(struct sysdev_walker *w, unsigned depth, struct sysdev_node *parent);
 
+/*
+ * Child @e of device @l on sysfs, for a walk that reads every uevent file:
+ * 1 when it is a device (its uevent file read into w->ahead), 0 when it is
+ * not one and not a class grouping directory either (no device below it),
+ * -1 when that cannot be told without visiting it.
+ */
+static int read_ahead(struct sysdev_walker *w, struct sysdev_node *l, struct dir_entry *e)
+{
+	size_t len = strlen(e->name);
+	int err;
+
+	if (len > NAME_MAX)
+		return -1;
+	memcpy(w->ahead_name, e->name, len);
+	memcpy(w->ahead_name + len, "/uevent", sizeof("/uevent"));
+	err = uevent_read_name(&w->ahead, l->fd, w->ahead_name);
+	if (err >= 0)
+		return 1;
+	if (err != -ENOENT && err != -ENOTDIR)
+		return -1;
+	return name_set_has(&w->ctx->classes, e->name) ? -1 : 0;
+}
+
 /* Walk the children of @l (its entries are read). */
 static int visit_children(struct sysdev_walker *w, struct sysdev_node *l)
 {
 	bool exact = (w->flags & SYSDEV_WALK_SIBLINGS) && !(w->flags & SYSDEV_WALK_ATTR_GROUPS);
+	bool prune = w->ctx->sysfs && l->is_device && !(w->flags & SYSDEV_WALK_ATTR_GROUPS);
 	size_t last = 0; /* index of the last child that will be reported */
 	bool last_known = false;
 	int err = 0;
@@ -396,11 +434,34 @@ static int visit_children(struct sysdev_walker *w, struct sysdev_node *l)
 		struct dir_entry *e = &l->list.v[i];
 		struct sysdev_node *c;
 		size_t old_len;
-		bool listable;
+		bool listable, ahead;
 		int fd;
 
 		if (dir_entry_type(l->fd, e) != DT_DIR)
 			continue;
+		/*
+		 * On sysfs a device's subdirectory that is neither a device nor a
+		 * class grouping directory is an attribute group or a bare kobject
+		 * (power/, queue/, mq/, statistics/): the kernel puts devices only
+		 * below devices, grouping directories and the top containers, so
+		 * nothing below it is reported.  One probe for uevent instead of an
+		 * open, a listing and a close of it and of all it holds.
+		 */
+		ahead = false;
+		if (prune && (w->flags & SYSDEV_WALK_UEVENT)) {
+			/* the uevent file that the device would read anyway is the probe */
+			switch (read_ahead(w, l, e)) {
+			case 1:
+				ahead = true;
+				break;
+			case 0:
+				continue;
+			default:
+				break; /* cannot tell: the directory is visited and tells */
+			}
+		} else if (prune && !probe_shown(w, l, e)) {
+			continue;
+		}
 		fd = open_dir_searchable_at(l->fd, e->name, &listable);
 		c = level_get(w, l->depth + 1);
 		if (!c) {
@@ -435,6 +496,7 @@ static int visit_children(struct sysdev_walker *w, struct sysdev_node *l)
 		}
 		c->fd = fd;
 		c->name = e->name;
+		c->uevent_ahead = ahead;
 		/*
 		 * has_next: is another reported sibling to come?  Probe from the
 		 * end for the last reported child, once per directory: hidden
@@ -460,6 +522,7 @@ static int visit_children(struct sysdev_walker *w, struct sysdev_node *l)
 		}
 		c->path_len = strlen(w->path);
 		err = visit(w, l->depth + 1, l);
+		c->uevent_ahead = false; /* unused when it did not turn out a device after all */
 		w->path[old_len] = '\0';
 		level_release_device(c);
 		if (c->fd >= 0)
@@ -574,6 +637,7 @@ static void walker_run_free(struct sysdev_walker *w)
 	w->path = mfree(w->path);
 	w->path_cap = 0;
 	w->linkbuf = mfree(w->linkbuf);
+	uevent_free(&w->ahead);
 	w->start_parent = mfree(w->start_parent);
 	w->start_class_dir = mfree(w->start_class_dir);
 	w->start_name = mfree(w->start_name);
