@@ -19,6 +19,9 @@ static void context_free(struct sysdev *ctx)
 		close(ctx->udev_db_fd);
 	if (ctx->udev_data_fd >= 0)
 		close(ctx->udev_data_fd);
+	for (size_t i = 0; i < 2; i++)
+		if (ctx->devnum_fd[i] >= 0)
+			close(ctx->devnum_fd[i]);
 	free(ctx->udev_db);
 	name_set_free(&ctx->classes);
 	name_set_free(&ctx->buses);
@@ -46,6 +49,7 @@ _public_ int sysdev_new(const char *root, struct sysdev **out)
 	ctx->n_ref = 1;
 	ctx->root_fd = -1;
 	ctx->udev_db_fd = ctx->udev_data_fd = -1;
+	ctx->devnum_fd[0] = ctx->devnum_fd[1] = -1;
 	ctx->root = strdup(root);
 	if (!ctx->root)
 		return -ENOMEM;

@@ -365,10 +365,48 @@ slow:
 	return err;
 }
 
+/*
+ * Device number lookups through S/dev/block or S/dev/char, opened once (no
+ * link on the way) and kept: each lookup reads one link, where a program
+ * that enumerates a tag or a database asks for one device number after
+ * another.  1 when only the general index lookup can say (the directory
+ * cannot be opened, the link leads nowhere known).
+ */
+static int device_new_from_devnum_dir(struct sysdev *ctx, char type, const char *entry,
+				      struct sysdev_device **out)
+{
+	int *fd = &ctx->devnum_fd[type == 'b' ? 0 : 1];
+	char *target, *devpath;
+	int err;
+
+	if (*fd < 0) {
+		err = open_below(ctx->root_fd, type == 'b' ? "dev/block" : "dev/char", NULL);
+		if (err < 0)
+			return 1;
+		*fd = fd_move_above_stdio(err);
+	}
+	err = readlink_alloc(*fd, strrchr(entry, '/') + 1, &target);
+	if (err == -ENOENT || err == -EINVAL)
+		return -ENOENT; /* no such entry, or not a link */
+	if (err < 0)
+		return err;
+	devpath =
+	    target[0] != '/'
+		? resolve_link_target(ctx->root, type == 'b' ? "/dev/block" : "/dev/char", target)
+		: NULL;
+	free(target);
+	if (!devpath)
+		return 1;
+	err = device_new_indexed(ctx, devpath, out);
+	free(devpath);
+	return err == 0 || err == -ENOMEM ? err : 1;
+}
+
 _public_ int sysdev_device_new_from_devnum(struct sysdev *ctx, char type, dev_t devnum,
 					   struct sysdev_device **out)
 {
 	char entry[64];
+	int err;
 
 	assert_return(out, -EINVAL);
 	*out = NULL;
@@ -376,6 +414,9 @@ _public_ int sysdev_device_new_from_devnum(struct sysdev *ctx, char type, dev_t 
 	assert_return(type == 'b' || type == 'c', -EINVAL);
 	snprintf(entry, sizeof(entry), "/dev/%s/%u:%u", type == 'b' ? "block" : "char",
 		 major(devnum), minor(devnum));
+	err = device_new_from_devnum_dir(ctx, type, entry, out);
+	if (err != 1)
+		return err;
 	return device_new_from_index_entry(ctx, entry, out);
 }
 

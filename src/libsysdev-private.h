@@ -61,6 +61,7 @@ struct sysdev {
 	int udev_db_fd;
 	int udev_data_fd; /* its data/, opened on first use, or -1 */
 	char *udev_db;
+	int devnum_fd[2]; /* S/dev/block and S/dev/char, opened on first use, or -1 */
 };
 
 /* context.c: the database of the root, as found at open (S/run/udev, else S/../run/udev) */
