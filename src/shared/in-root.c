@@ -282,35 +282,6 @@ void in_root_free(struct in_root *r)
 	*r = (struct in_root){.fd = -1};
 }
 
-int in_root_open_parent(int rootfd, const char *root_path, const char *path, const char **last)
-{
-	const char *end = path + strlen(path), *base;
-	struct in_root r;
-	char *dir;
-	int err;
-
-	while (end > path && end[-1] == '/')
-		end--;
-	base = end;
-	while (base > path && base[-1] != '/')
-		base--;
-	if (base == end || (end - base == 1 && base[0] == '.') ||
-	    (end - base == 2 && base[0] == '.' && base[1] == '.'))
-		return -EINVAL;
-	dir = strndup(path, (size_t)(base - path));
-	if (!dir)
-		return -ENOMEM;
-	err = in_root_resolve(rootfd, root_path, dir, IN_ROOT_OPEN_PATH, &r);
-	free(dir);
-	if (err == 0) {
-		err = r.fd;
-		r.fd = -1;
-		*last = base;
-	}
-	in_root_free(&r);
-	return err;
-}
-
 int lstat_below(int dirfd, const char *path, struct stat *st)
 {
 	const char *last = NULL;

@@ -42,14 +42,6 @@ int in_root_resolve(int rootfd, const char *root_path, const char *path, enum in
 		    struct in_root *r);
 void in_root_free(struct in_root *r);
 
-/*
- * The directory that holds the last component of @path, resolved inside the
- * root as above: an fd, with *@last pointing at that component in @path (the
- * component itself is not followed).  A negative errno when @path has no
- * component or its directory cannot be resolved.
- */
-int in_root_open_parent(int rootfd, const char *root_path, const char *path, const char **last);
-
 /* fstatat() of @path below @dirfd without following a link on any component. */
 int lstat_below(int dirfd, const char *path, struct stat *st);
 /* readlinkat() of @path below @dirfd, no link followed on the way; as readlink_alloc(). */

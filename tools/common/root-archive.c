@@ -171,11 +171,6 @@ static int start_guard(const char *prog)
 	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
 }
 
-const char *root_private_dir(void)
-{
-	return private_dir[0] ? private_dir : NULL;
-}
-
 int root_prepare(const char *prog, const char **root)
 {
 	struct stat st;

@@ -11,8 +11,6 @@
  * line on stderr: the caller exits 1.
  */
 int root_prepare(const char *prog, const char **root);
-/* The private directory, or NULL when no archive was unpacked. */
-const char *root_private_dir(void);
 
 /* Remove everything below the directory @fd (not @fd itself), never following
  * a link; 0 or the first negative errno. */
