@@ -358,6 +358,29 @@ def main():
         C.check("one identifier: \"sanitized 1 identifier (1 other identifier): 1 file and 0 links "
                 "rewritten\"", rc == 0 and "sanitized 1 identifier (1 other identifier): 1 file and "
                 "0 links rewritten, 0 names replaced, 0 binary identifier files emptied" in err, err)
+        # each kind's singular, as the summary words one of it (the plants above count more)
+        for kind, word, make in (
+                ("ipv4", "IPv4 address",
+                 lambda t: (t.dirs("class/nvme"),
+                            t.device("/devices/virtual/nvme-fabrics/ctl/nvme0", "class:nvme", None,
+                                     "NVME_TRTYPE=tcp\nNVME_TRADDR=%s\n" % TRADDR))),
+                ("ipv6", "IPv6 address",
+                 lambda t: (t.dirs("class/nvme"),
+                            t.device("/devices/virtual/nvme-fabrics/ctl/nvme0", "class:nvme", None,
+                                     "NVME_TRTYPE=tcp\nNVME_HOST_TRADDR=%s\n" % HOST_TRADDR))),
+                ("mac", "MAC address",
+                 lambda t: (t.dirs("class/net"),
+                            t.device("/devices/virtual/net/eth9", "class:net", None,
+                                     "INTERFACE=eth9\nIFINDEX=9\n"),
+                            t.file("devices/virtual/net/eth9/address", NET_MAC + "\n")))):
+            root1 = os.path.join(tmp, "one-" + kind)
+            t = T.Tree(root1)
+            make(t)
+            rc, _, err = T.run3([FIXTURE, "capture", "--root", root1, "--full", "--sanitize",
+                                 os.path.join(tmp, "one-%s.sysfs" % kind)], timeout=300)
+            C.check("one %s: \"sanitized 1 identifier (1 %s)\"" % (word, word),
+                    rc == 0 and "sanitized 1 identifier (1 %s):" % word in err, err)
+        learned_from_db(tmp)
         shapes(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -375,6 +398,25 @@ def is_dotted_quad(a):
     return len(parts) == 4 and all(p.isdigit() and int(p) <= 255 for p in parts)
 
 
+def learned_from_db(tmp):
+    """A serial that only udev's database names as one is replaced in sysfs files too."""
+    serial = "DBONLY7Q4Z9X"
+    root = os.path.join(tmp, "dbroot")
+    t = T.Tree(root)
+    t.dirs("bus/usb/devices")
+    t.device("/devices/usb1", "bus:usb", None, "DEVTYPE=usb_device\n")
+    t.file("devices/usb1/note", "made by %s\n" % serial)
+    t.file("run/udev/data/+usb:usb1", "I:1000\nE:ID_SERIAL=%s\nG:systemd\n" % serial)
+    arch = os.path.join(tmp, "dbroot.sysfs")
+    rc, _, err = T.run3([FIXTURE, "capture", "--root", root, "--full", "--sanitize", arch],
+                        timeout=300)
+    text = open(arch, encoding="latin-1").read() if rc == 0 else ""
+    C.check("a serial named only by udev's database (E:ID_SERIAL) is gone from the capture, "
+            "sysfs files included", rc == 0 and serial in open(
+                os.path.join(root, "devices/usb1/note")).read() and serial not in text
+            and "udev" in text, err)
+
+
 def shapes(tmp):
     """The placeholders' shapes as sysdev-fixture(1) gives them, checked one by one."""
     root = os.path.join(tmp, "shapes")
@@ -386,6 +428,8 @@ def shapes(tmp):
     t.file("devices/usb1/enclosure_identifier", "0x500605b0000272bf\n")
     t.file("devices/usb1/wwid", "eui.0123456789abcdef\n")
     t.file("devices/usb1/targetname", "iqn.2003-01.org.example:shape1\n")
+    t.device("/devices/usb2", "bus:usb", None, "DEVTYPE=usb_device\n")
+    t.file("devices/usb2/wwid", "nvme.1b36-31323334-51454d55-00000001\n")
     # addresses that say nothing about a machine: kept as they are
     t.file("devices/usb1/nothing", "255.255.255.255 0.0.0.0 127.0.0.1\n")
     # a binary file that holds no identifier: kept as it is, and not counted
@@ -418,6 +462,9 @@ def shapes(tmp):
     wwid = open(os.path.join(usb, "wwid")).read().strip()
     C.check("shapes: an eui. hex identifier keeps eui. and its 16 digits: zeros, then the counter",
             re.fullmatch(r"eui\.0+[1-9a-f][0-9a-f]*", wwid) is not None and len(wwid) == 20, wwid)
+    nvme = open(os.path.join(tree, "devices/usb2/wwid")).read().strip()
+    C.check("shapes: an nvme. name keeps nvme. and is SANITIZED with a counter",
+            re.fullmatch(r"nvme\.SANITIZED\d{4}", nvme) is not None, nvme)
     iqn = open(os.path.join(usb, "targetname")).read().strip()
     C.check("shapes: an iqn. name keeps iqn. and is SANITIZED with a counter",
             re.fullmatch(r"iqn\.SANITIZED\d{4}", iqn) is not None, iqn)
@@ -425,8 +472,8 @@ def shapes(tmp):
             open(os.path.join(usb, "nothing")).read() == "255.255.255.255 0.0.0.0 127.0.0.1\n")
     C.check("shapes: the binary file without an identifier is kept byte for byte",
             open(os.path.join(usb, "raw"), "rb").read() == b"\x00\x01\x02 nothing to hide\x00")
-    C.check("shapes: the summary counts the 5 rewritten files only (not the kept binary one)",
-            "5 files and 0 links rewritten" in err, err)
+    C.check("shapes: the summary counts the 6 rewritten files only (not the kept binary one)",
+            "6 files and 0 links rewritten" in err, err)
 
 
 if __name__ == "__main__":

@@ -15,18 +15,10 @@
  */
 void guard_std_fds(void)
 {
-	for (int fd = 0; fd <= 2; fd++) {
-		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
-			continue;
-		int nfd = open("/dev/null", O_RDONLY | O_NOCTTY);
-
-		if (nfd >= 0 && nfd != fd) {
-			/* a lower one was closed too and got it: it is guarded as well */
-			dup2(nfd, fd);
-			if (nfd > 2)
-				close(nfd);
-		}
-	}
+	/* in order: the lower ones are open when @fd is looked at, so open() returns @fd */
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF)
+			(void)open("/dev/null", O_RDONLY | O_NOCTTY);
 }
 
 void raise_fd_limit(void)
