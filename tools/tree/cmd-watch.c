@@ -314,10 +314,20 @@ int cmd_watch(struct sysdev *ctx, const struct options *o)
 					print_event(o, ev);
 			}
 			sysdev_device_unref(ev);
-			if (fflush(stdout) != 0) {
+			/* a write that failed (the reader gone, a full disk) stops at once */
+			if (ferror(stdout)) {
 				stop = 1;
 				ret = check_output();
 			}
+		}
+		/*
+		 * All that was received is written before waiting again: each line
+		 * comes out as soon as its event is in, and a storm costs one write
+		 * a buffer, not one a line.
+		 */
+		if (!stop && fflush(stdout) != 0) {
+			stop = 1;
+			ret = check_output();
 		}
 		if (err < 0 && err != -EAGAIN && !stop) {
 			warnx_("--watch", "%s", error_words(err));
