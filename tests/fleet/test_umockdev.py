@@ -186,7 +186,7 @@ def check_kinds(tmp):
     rec += ("P: /devices/platform/linked\nE: SUBSYSTEM=mine\n"
             "L: subsystem=../../../bus/mine/devices\n\n"
             "P: /devices/platform/classed\nE: SUBSYSTEM=pci\nL: subsystem=../../../class/pci\n\n"
-            "P: /devices/.hidden\nE: SUBSYSTEM=pci\nA: .x=1\n\n")
+            "P: /devices/.hidden\nE: SUBSYSTEM=pci\nA: .x=1\nH: blob=48656C6c6F00FF\n\n")
     f = os.path.join(tmp, "kinds.umockdev")
     with open(f, "w") as fh:
         fh.write(rec)
@@ -205,6 +205,9 @@ def check_kinds(tmp):
             os.path.islink(os.path.join(dest, "class/pci/classed")))
     C.check("kinds: names that start with a dot (.hidden, .x) are names like any other",
             open(os.path.join(dest, "devices/.hidden/.x")).read() == "1")
+    blob = os.path.join(dest, "devices/.hidden/blob")
+    C.check("kinds: an H: attribute is its hex digits' bytes (48656C6c6F00FF: Hello, NUL, 0xff)",
+            os.path.isfile(blob) and open(blob, "rb").read() == b"Hello\x00\xff")
 
 
 def main():
@@ -242,6 +245,16 @@ def main():
                     not any(ln.startswith("E: DEVPATH=") for ln in lines)
                     and sum(ln.startswith("E: SUBSYSTEM=") for ln in lines) == len(rec),
                     [ln for ln in lines if ln.startswith("E: DEVPATH=")][:3])
+            # DRIVER as the uevent file says it, not from the driver link (udev computes that)
+            def uevent_driver(p):
+                try:
+                    with open(os.path.join(d, p.lstrip("/"), "uevent"), "rb") as fh:
+                        return any(ln.startswith(b"DRIVER=") for ln in fh.read().split(b"\n"))
+                except OSError:
+                    return False
+            wrong = [p for p, r in rec.items() if ("DRIVER" in r["E"]) != uevent_driver(p)]
+            C.check(name + ": an E: DRIVER line exactly where the uevent file holds DRIVER",
+                    not wrong, wrong[:5])
             wrong = [p for p, r in rec.items() if p in oracle and (
                 r["E"].get("SUBSYSTEM") != oracle[p]["subsystem"]
                 or base(r["L"].get("driver")) != oracle[p]["driver"]
