@@ -205,6 +205,13 @@ def check_kinds(tmp):
             os.path.islink(os.path.join(dest, "class/pci/classed")))
     C.check("kinds: names that start with a dot (.hidden, .x) are names like any other",
             open(os.path.join(dest, "devices/.hidden/.x")).read() == "1")
+    # into a directory that is there already and empty (as mktemp -d makes one)
+    made = os.path.join(tmp, "kinds-made")
+    os.mkdir(made)
+    rc, _, err = T.run3([FIXTURE, "import", f, made], timeout=300)
+    C.check("kinds: the recording imports into an existing empty directory, links and all",
+            rc == 0 and os.path.islink(os.path.join(made, "bus/mine/devices/linked"))
+            and os.path.islink(os.path.join(made, "class/pci/classed")), err)
     blob = os.path.join(dest, "devices/.hidden/blob")
     C.check("kinds: an H: attribute is its hex digits' bytes (48656C6c6F00FF: Hello, NUL, 0xff)",
             os.path.isfile(blob) and open(blob, "rb").read() == b"Hello\x00\xff")
