@@ -231,6 +231,11 @@ def main():
         for args in (["--help"], ["--version"]):
             r = run(*args)
             C.check(f"{args[0]} exits 0", r.returncode == 0 and r.stdout, r.stderr)
+        # the exit statuses, as sysdev-tree(1)'s EXIT STATUS gives them
+        C.check("--help ends with the exit statuses and the manual page",
+                b"Exit status: 0 success (also when the reader of the output goes away),\n"
+                b"1 runtime error, 2 bad usage; --diff and --check-udev: 1 when they differ.\n"
+                b"See sysdev-tree(1).\n" in run("--help").stdout)
 
         # colours: only when asked or on a terminal; NO_COLOR honoured
         r = run("--root", root, "--color=always")
@@ -252,6 +257,35 @@ def main():
         C.check("no colour into a pipe", b"\033[" not in r.stdout)
         r = run("--root", root, "--color=never")
         C.check("--color=never", b"\033[" not in r.stdout)
+
+        # on a terminal (a pseudo-terminal here): colour, unless NO_COLOR is set or TERM is dumb
+        def on_tty(**env):
+            master, slave = os.openpty()
+            p = subprocess.Popen([TOOL, "--root", root], stdout=slave, stderr=subprocess.DEVNULL,
+                                 env=T.environ(**env))
+            os.close(slave)
+            out = b""
+            while True:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:  # EIO: the other side closed
+                    break
+                if not chunk:
+                    break
+                out += chunk
+            os.close(master)
+            return p.wait(timeout=60), out
+        rc, out = on_tty(NO_COLOR=None, TERM="xterm")
+        C.check("on a terminal: colours", rc == 0 and b"\033[" in out, out[:200])
+        rc, out = on_tty(NO_COLOR="1", TERM="xterm")
+        C.check("on a terminal with NO_COLOR=1: no colour", rc == 0 and out and b"\033[" not in out,
+                out[:200])
+        rc, out = on_tty(NO_COLOR="", TERM="xterm")
+        C.check("on a terminal with NO_COLOR empty: colours (no-color.org: set and not empty)",
+                rc == 0 and b"\033[" in out, out[:200])
+        rc, out = on_tty(NO_COLOR=None, TERM="dumb")
+        C.check("on a terminal with TERM=dumb: no colour", rc == 0 and out and b"\033[" not in out,
+                out[:200])
 
         # a closed pipe ends the walk quietly
         p = subprocess.run(f"{shlex_quote(TOOL)} --root {shlex_quote(root)} --all | head -1",
