@@ -68,8 +68,8 @@ struct sysdev_walker {
 	char *start_name;
 	struct dir_place start_place;
 	uintptr_t stack_floor; /* do not descend with the stack below this (0: unknown) */
-	struct uevent
-	    ahead; /* a child's uevent file, read as the probe of whether it is a device */
+	/* a child's uevent file, read as the probe of whether it is a device */
+	struct uevent ahead;
 	char ahead_name[NAME_MAX + sizeof("/uevent")];
 };
 
@@ -367,8 +367,7 @@ static int fill_device(struct sysdev_walker *w, struct sysdev_node *l)
 	if (l->uevent_ahead) {
 		struct uevent t = d->uevent;
 
-		/* read as the probe (visit_children): the device takes it, the walker its old
-		 * buffers */
+		/* read as the probe: the device takes it, the walker the device's old buffers */
 		d->uevent = w->ahead;
 		w->ahead = t;
 		l->uevent_ahead = false;
