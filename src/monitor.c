@@ -59,6 +59,9 @@ struct sysdev_monitor {
 
 	struct known_set known; /* every device that exists, as last heard or scanned */
 	bool known_ready;
+	/* the last directory above an event's device found no device (a grouping
+	 * directory, mostly): the next event below it is placed without a look */
+	char *not_device;
 	char buf[UEVENT_MESSAGE_MAX + 1];
 };
 
@@ -93,6 +96,7 @@ static void monitor_free(struct sysdev_monitor *m)
 	queue_clear(m);
 	free(m->queue);
 	known_clear(&m->known);
+	free(m->not_device);
 	sysdev_unref(m->ctx);
 	free(m);
 }
@@ -534,10 +538,19 @@ static int place_from_message(struct sysdev_monitor *m, struct sysdev_device *de
 		component = strrchr(path, '/') + 1;
 		if (known_find(&m->known, path)) {
 			kind = 1;
+		} else if (m->not_device && strcmp(m->not_device, path) == 0) {
+			/* a device there would have been heard of (added, then known)
+			 * or, its event lost, the resync forgets this */
+			kind = 0;
 		} else {
 			kind = devpath_is_device(m->ctx, path);
 			if (kind < 0)
 				return kind;
+			if (kind == 0) {
+				/* no memory for the copy: only the next look is not saved */
+				free(m->not_device);
+				m->not_device = strdup(path);
+			}
 		}
 		if (kind) {
 			if (sbuf_set(&dev->parent_devpath, path, strlen(path)) < 0)
@@ -752,6 +765,7 @@ _public_ int sysdev_monitor_resync(struct sysdev_monitor *m)
 
 	assert_return(m, -EINVAL);
 	pending = m->qend - m->qhead;
+	m->not_device = mfree(m->not_device); /* what events were lost may have changed */
 	r.err = scan_devices(m, &now);
 	if (r.err >= 0)
 		known_foreach(&m->known, collect_gone, &r);

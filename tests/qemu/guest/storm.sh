@@ -90,7 +90,7 @@ echo -1000000 > $P
 # burst (RATE adds, RATE removes, a marker), then continued and timed until it
 # prints the marker.  udevadm monitor -k prints no seqnum: its marker is the
 # one change line of sdt-host.0.
-RATE=2000
+RATE=4000
 rate() {
 	name=$1
 	shift
@@ -105,7 +105,7 @@ rate() {
 	t0=$(uptime_s)
 	kill -CONT $w
 	i=0
-	while [ $i -lt 12000 ]; do
+	while [ $i -lt 30000 ]; do
 		# only the end of the output is looked at: grep over all of it, ten
 		# times a second, would take the CPU from the reader it times
 		if [ "${name%-*}" = udevadm ]; then
@@ -113,7 +113,7 @@ rate() {
 		else
 			tail -c 4096 "$OUT/rate-$name.out" | grep -q "^$s1 " && break
 		fi
-		sleep 0.05
+		sleep 0.02
 		i=$((i + 1))
 	done
 	t1=$(uptime_s)
