@@ -20,7 +20,7 @@ the modalias itself).  Each capture is unpacked as R/sys beside
 R/lib/modules/KVER/modules.alias, the layout `--root R/sys` reads.
 
 Then, against hand-written expectations: the newest of several versions is
-read, usr/lib/modules is read, a hostile file's limits (a line of 4097
+read, usr/lib/modules is read, a hostile file's limits (a file over 64 MiB, a line of 4097
 bytes, a pattern that would cost a backtracking matcher exponential time)
 give one line on stderr, never a hang.  These need no kernel: with
 --limits-only (the cli suite's modules-limits) only they run.
@@ -190,6 +190,15 @@ def limits(cli, tmp, kver):
     C.check("a 4107-byte line: one line on stderr naming line 2 and the 4096-byte limit",
             rows is not None and rows[0]["modules"] == [] and p.stderr.count(b"\n") == 1 and
             b"line 2 is longer than 4096 bytes" in p.stderr, (rows, p.stderr))
+    # a file over the 64 MiB limit (sparse: its zeros cost no disk): one line naming the limit
+    r = system_root(tmp, "huge", "", "1")
+    os.truncate(os.path.join(r, "lib/modules/1/modules.alias"), (64 << 20) + 1)
+    hand_tree(os.path.join(r, "sys"), ["platform:xyz"])
+    p, rows = list_modules(cli, os.path.join(r, "sys"))
+    C.check("a modules.alias of 64 MiB and a byte: one line on stderr naming the 67108864-byte "
+            "limit", rows is not None and rows[0]["modules"] == [] and
+            p.stderr.count(b"\n") == 1 and
+            b"larger than 67108864 bytes: MODULES is empty" in p.stderr, (rows, p.stderr))
     # patterns a backtracking matcher (glibc's fnmatch) takes exponential time on:
     # the matcher here is quadratic at worst, so this finishes and answers
     evil = "alias platform:" + "*a" * 40 + "*b m_evil\n"
