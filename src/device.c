@@ -322,6 +322,35 @@ int device_uevent(struct sysdev_device *dev)
 }
 
 /*
+ * The link of index entry @entry, read as readlink_below() reads it.  The
+ * device number directories S/dev/block and S/dev/char are opened once (no
+ * link on the way) and kept: a program that enumerates a tag or a database
+ * asks for one device number after another, and each then costs one readlink.
+ */
+static int read_index_link(struct sysdev *ctx, const char *entry, char **target)
+{
+	static const char *const dirs[] = {"dev/block", "dev/char"};
+	const char *rel = entry + 1;
+
+	for (size_t i = 0; i < 2; i++) {
+		size_t len = strlen(dirs[i]);
+		int fd;
+
+		if (strncmp(rel, dirs[i], len) != 0 || rel[len] != '/' ||
+		    strchr(rel + len + 1, '/'))
+			continue;
+		if (ctx->devnum_fd[i] < 0) {
+			fd = open_below(ctx->root_fd, dirs[i], NULL);
+			if (fd < 0)
+				break; /* the general way says why */
+			ctx->devnum_fd[i] = fd_move_above_stdio(fd);
+		}
+		return readlink_alloc(ctx->devnum_fd[i], rel + len + 1, target);
+	}
+	return readlink_below(ctx->root_fd, rel, target);
+}
+
+/*
  * A device through an index entry the kernel made (S/dev/block/8:0,
  * S/class/net/lo): its relative link read as text, as udev does, and the
  * directory opened without following any link; anything else (a link that is
@@ -335,7 +364,7 @@ static int device_new_from_index_entry(struct sysdev *ctx, const char *entry,
 	int err;
 
 	/* a link on the way to the entry: only the slow way resolves it (inside the root) */
-	err = readlink_below(ctx->root_fd, entry + 1, &target);
+	err = read_index_link(ctx, entry, &target);
 	if (err == -ENOTDIR)
 		goto slow;
 	if (err < 0)
@@ -365,48 +394,10 @@ slow:
 	return err;
 }
 
-/*
- * Device number lookups through S/dev/block or S/dev/char, opened once (no
- * link on the way) and kept: each lookup reads one link, where a program
- * that enumerates a tag or a database asks for one device number after
- * another.  1 when only the general index lookup can say (the directory
- * cannot be opened, the link leads nowhere known).
- */
-static int device_new_from_devnum_dir(struct sysdev *ctx, char type, const char *entry,
-				      struct sysdev_device **out)
-{
-	int *fd = &ctx->devnum_fd[type == 'b' ? 0 : 1];
-	char *target, *devpath;
-	int err;
-
-	if (*fd < 0) {
-		err = open_below(ctx->root_fd, type == 'b' ? "dev/block" : "dev/char", NULL);
-		if (err < 0)
-			return 1;
-		*fd = fd_move_above_stdio(err);
-	}
-	err = readlink_alloc(*fd, strrchr(entry, '/') + 1, &target);
-	if (err == -ENOENT || err == -EINVAL)
-		return -ENOENT; /* no such entry, or not a link */
-	if (err < 0)
-		return err;
-	devpath =
-	    target[0] != '/'
-		? resolve_link_target(ctx->root, type == 'b' ? "/dev/block" : "/dev/char", target)
-		: NULL;
-	free(target);
-	if (!devpath)
-		return 1;
-	err = device_new_indexed(ctx, devpath, out);
-	free(devpath);
-	return err == 0 || err == -ENOMEM ? err : 1;
-}
-
 _public_ int sysdev_device_new_from_devnum(struct sysdev *ctx, char type, dev_t devnum,
 					   struct sysdev_device **out)
 {
 	char entry[64];
-	int err;
 
 	assert_return(out, -EINVAL);
 	*out = NULL;
@@ -414,9 +405,6 @@ _public_ int sysdev_device_new_from_devnum(struct sysdev *ctx, char type, dev_t 
 	assert_return(type == 'b' || type == 'c', -EINVAL);
 	snprintf(entry, sizeof(entry), "/dev/%s/%u:%u", type == 'b' ? "block" : "char",
 		 major(devnum), minor(devnum));
-	err = device_new_from_devnum_dir(ctx, type, entry, out);
-	if (err != 1)
-		return err;
 	return device_new_from_index_entry(ctx, entry, out);
 }
 
