@@ -203,6 +203,7 @@ int udev_db_read_at(struct udev_db *db, int datafd, const char *id)
 	struct stat st;
 	size_t len = 0;
 	ssize_t r;
+	int read_err;
 
 	if (!*id || strchr(id, '/') || !strcmp(id, ".") || !strcmp(id, ".."))
 		return -ENOENT; /* no file can have that name in data/ */
@@ -223,17 +224,18 @@ int udev_db_read_at(struct udev_db *db, int datafd, const char *id)
 	while (r < 0 && errno == EINTR);
 	if (r > 0 && (size_t)r < db->cap - 1)
 		return udev_db_parse(db, (size_t)r);
+	read_err = r < 0 ? -errno : 0; /* before fstat() may set errno */
 	if (fstat(fd, &st) < 0)
 		return -errno;
 	if (!S_ISREG(st.st_mode))
 		return -EBADFD;
-	if (r < 0)
-		return -errno;
+	if (read_err < 0)
+		return read_err;
 	if (st.st_size > UDEV_DB_FILE_MAX)
 		return -EFBIG;
-	len = (size_t)r;
-	/* to the end, which may lie past the size seen (a file still written): bounded */
-	while (r > 0) {
+	/* to the end, which may lie past the size seen (a file still written): bounded;
+	 * an empty file (r == 0) is read already */
+	for (len = (size_t)r; len > 0;) {
 		if (len + 1 >= db->cap) {
 			if (len >= UDEV_DB_FILE_MAX)
 				return -EFBIG;
@@ -241,13 +243,12 @@ int udev_db_read_at(struct udev_db *db, int datafd, const char *id)
 				return -ENOMEM;
 		}
 		r = read(fd, db->buf + len, db->cap - 1 - len);
-		if (r < 0) {
-			if (errno == EINTR) {
-				r = 1;
-				continue;
-			}
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
 			return -errno;
-		}
+		if (r == 0)
+			break;
 		len += (size_t)r;
 		/* a regular file that gave less than asked for is at its end: no read of 0 */
 		if (len < db->cap - 1 && len >= (size_t)st.st_size)
