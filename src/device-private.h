@@ -111,10 +111,16 @@ void device_reset_cache(struct sysdev_device *dev);
  * devices is not listed.  -ENOMEM.
  */
 int devpath_is_device(struct sysdev *ctx, const char *devpath);
+/* Whether the directory @devpath is there now: 1, 0 (gone), or -ENOMEM. */
+int devpath_exists(struct sysdev *ctx, const char *devpath);
 /* The parent's devpath without making the parent: 0, -ENOENT (none), or the lookup's error. */
 int device_get_parent_devpath(struct sysdev_device *dev, const char **ret);
-/* A monitor's event (monitor.c): the message's fields, the directory's place while it is there. */
-int device_new_from_message(struct sysdev *ctx, const struct uevent_message *msg,
+/*
+ * A monitor's event (monitor.c): the message's fields, the directory's place
+ * while it is there; with @look false the directory is known to be gone and
+ * is not looked at.
+ */
+int device_new_from_message(struct sysdev *ctx, const struct uevent_message *msg, bool look,
 			    struct sysdev_device **ret);
 
 #endif

@@ -247,6 +247,16 @@ int devpath_is_device(struct sysdev *ctx, const char *devpath)
 	return yes;
 }
 
+int devpath_exists(struct sysdev *ctx, const char *devpath)
+{
+	int fd = open_devpath_fast(ctx, devpath);
+
+	if (fd < 0)
+		return fd == -ENOMEM ? fd : 0;
+	close(fd);
+	return 1;
+}
+
 int device_fd(struct sysdev_device *dev)
 {
 	if (dev->fd < 0) {
@@ -1131,7 +1141,7 @@ static int set_from_property(struct sysdev_device *dev, const char *key, struct 
 	return sbuf_set(b, v, strlen(v));
 }
 
-int device_new_from_message(struct sysdev *ctx, const struct uevent_message *msg,
+int device_new_from_message(struct sysdev *ctx, const struct uevent_message *msg, bool look,
 			    struct sysdev_device **ret)
 {
 	_cleanup_(sysdev_device_unrefp) struct sysdev_device *dev = NULL;
@@ -1160,7 +1170,7 @@ int device_new_from_message(struct sysdev *ctx, const struct uevent_message *msg
 	 * root gives the kind, the parent and the class directory (a storm of
 	 * events pays it once an event, not three times).
 	 */
-	if (strcmp(msg->action, "remove") != 0 && devpath_is_valid(msg->devpath)) {
+	if (look && strcmp(msg->action, "remove") != 0 && devpath_is_valid(msg->devpath)) {
 		_cleanup_free_ char *parent = NULL, *class_dir = NULL, *target = NULL;
 		struct ancestry a;
 

@@ -3,6 +3,7 @@
 #define LIBSYSDEV_MONITOR_PRIVATE_H
 
 #include "device-private.h"
+#include "siphash.h"
 
 /*
  * What the monitor knows of a device: enough to annotate its remove event
@@ -12,18 +13,23 @@ struct known_device {
 	char *devpath;
 	char *subsystem, *devtype, *driver; /* NULL: none */
 	char *parent, *class_dir;	    /* NULL: none */
-	bool selected; /* its last event or scan passed the monitor's filters */
-	bool marked;   /* seen by the resync in progress */
+	bool selected;		   /* its last event or scan passed the monitor's filters */
+	uint64_t hash;		   /* of the devpath, under its set's key */
+	struct known_device *next; /* in its bucket */
 };
 
 /*
- * The devices the monitor knows, by devpath, in a balanced tree (tsearch):
- * a lookup costs log n, and the set holds what exists (a remove prunes it),
+ * The devices the monitor knows, by devpath, in a hash table: a lookup
+ * costs one hash and, on average, one comparison (a storm's devpaths share
+ * long prefixes, which made every step of a search tree compare them
+ * whole).  SipHash under a random key: no sender can choose devpaths that
+ * fall into one bucket.  The set holds what exists (a remove prunes it),
  * not every devpath ever heard.
  */
 struct known_set {
-	void *root;
-	size_t n;
+	struct known_device **buckets;
+	size_t nbuckets, n; /* nbuckets: 0 or a power of two */
+	struct siphash_key key;
 };
 
 struct known_device *known_find(const struct known_set *s, const char *devpath);
@@ -32,10 +38,12 @@ struct known_device *known_get(struct known_set *s, const char *devpath);
 /* Replace the field at *@field with a copy of @value (NULL: none): 0 or -ENOMEM. */
 int known_set_field(char **field, const char *value);
 void known_remove(struct known_set *s, const char *devpath);
+/* Remove @d, an entry of @s (NULL: nothing). */
+void known_remove_entry(struct known_set *s, struct known_device *d);
 void known_clear(struct known_set *s);
-/* Call @fn for every entry, in devpath order. */
-void known_foreach(const struct known_set *s, void (*fn)(struct known_device *d, void *userdata),
-		   void *userdata);
+/* Call @fn for every entry, in devpath order: 0, or -ENOMEM (no call made). */
+int known_foreach(const struct known_set *s, void (*fn)(struct known_device *d, void *userdata),
+		  void *userdata);
 
 struct sysdev_monitor;
 

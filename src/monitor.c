@@ -34,6 +34,22 @@ struct property_match {
 	char *key, *glob;
 };
 
+/*
+ * The kernel source receives what is pending in one recvmmsg() of up to
+ * RECEIVE_BATCH messages: a reader behind a storm pays one system call for
+ * many events, not one an event.
+ */
+#define RECEIVE_BATCH 16
+
+struct kernel_batch {
+	struct mmsghdr hdr[RECEIVE_BATCH];
+	struct iovec iov[RECEIVE_BATCH];
+	struct sockaddr_nl from[RECEIVE_BATCH];
+	char control[RECEIVE_BATCH][CMSG_SPACE(sizeof(struct ucred))];
+	unsigned n, next; /* received, and the next one to handle */
+	char buf[RECEIVE_BATCH][UEVENT_MESSAGE_MAX + 1];
+};
+
 struct sysdev_monitor {
 	unsigned n_ref;
 	struct sysdev *ctx;
@@ -62,7 +78,17 @@ struct sysdev_monitor {
 	/* the last directory above an event's device found no device (a grouping
 	 * directory, mostly): the next event below it is placed without a look */
 	char *not_device;
-	char buf[UEVENT_MESSAGE_MAX + 1];
+	/* the kernel source's messages received but not yet handled */
+	struct kernel_batch *batch;
+	/*
+	 * A directory found gone while the batch was being handled, and
+	 * whether one was looked for: every event of the batch was sent before
+	 * the look, so a device below it was gone by then too, and is placed
+	 * without a look of its own (a storm read after its removes costs one
+	 * look a batch, not one an event).  Forgotten with each new batch.
+	 */
+	char *gone_dir;
+	bool gone_looked;
 };
 
 static void queue_clear(struct sysdev_monitor *m)
@@ -97,6 +123,8 @@ static void monitor_free(struct sysdev_monitor *m)
 	free(m->queue);
 	known_clear(&m->known);
 	free(m->not_device);
+	free(m->gone_dir);
+	free(m->batch);
 	sysdev_unref(m->ctx);
 	free(m);
 }
@@ -510,6 +538,14 @@ static int check_seqnum(struct sysdev_monitor *m, uint64_t seqnum)
 	return err;
 }
 
+/* Whether @devpath is below the directory found gone in this batch. */
+static bool below_gone_dir(const struct sysdev_monitor *m, const char *devpath)
+{
+	size_t len = m->gone_dir ? strlen(m->gone_dir) : 0;
+
+	return len && strncmp(devpath, m->gone_dir, len) == 0 && devpath[len] == '/';
+}
+
 /*
  * Where a device sits when its directory is gone (an add read after the
  * remove, or a remove of a device the monitor never saw): a uevent from
@@ -538,9 +574,12 @@ static int place_from_message(struct sysdev_monitor *m, struct sysdev_device *de
 		component = strrchr(path, '/') + 1;
 		if (known_find(&m->known, path)) {
 			kind = 1;
-		} else if (m->not_device && strcmp(m->not_device, path) == 0) {
+		} else if ((m->not_device && strcmp(m->not_device, path) == 0) ||
+			   (m->gone_dir && strcmp(m->gone_dir, path) == 0) ||
+			   below_gone_dir(m, path)) {
 			/* a device there would have been heard of (added, then known)
-			 * or, its event lost, the resync forgets this */
+			 * or, its event lost, the resync forgets this; and below a
+			 * directory gone in this batch there is none */
 			kind = 0;
 		} else {
 			kind = devpath_is_device(m->ctx, path);
@@ -587,20 +626,55 @@ static bool below_devices(const char *devpath)
 	return strncmp(devpath, "/devices/", 9) == 0 && devpath_is_valid(devpath);
 }
 
-/* The known entry of an event's device, with what the message says. */
-static int know_from_message(struct sysdev_monitor *m, const struct uevent_message *msg,
-			     bool selected)
+/*
+ * @devpath's directory was not found a device: once a batch, whether the
+ * directory above it is gone too (the grouping directory of a storm's
+ * devices, removed with the last of them).
+ */
+static int look_for_gone_dir(struct sysdev_monitor *m, const char *devpath)
 {
-	struct known_device *k = known_get(&m->known, msg->devpath);
+	_cleanup_free_ char *dir = NULL;
+	char *slash;
+	int r;
 
+	if (!m->batch || m->gone_looked)
+		return 0; /* no batch (udevd's events, a caller's messages): no memo */
+	m->gone_looked = true;
+	dir = strdup(devpath);
+	if (!dir)
+		return -ENOMEM;
+	slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return 0;
+	*slash = '\0';
+	if (strcmp(dir, "/devices") == 0)
+		return 0;
+	r = devpath_exists(m->ctx, dir);
+	if (r == 0) {
+		free(m->gone_dir);
+		m->gone_dir = TAKE_PTR(dir);
+	}
+	return r < 0 ? r : 0;
+}
+
+/*
+ * The known entry of an event's device (@k, or a new one when NULL), with
+ * what the message says: the entry, or NULL on -ENOMEM.
+ */
+static struct known_device *know_from_message(struct sysdev_monitor *m, struct known_device *k,
+					      const struct uevent_message *msg, bool selected)
+{
+	if (!k)
+		k = known_get(&m->known, msg->devpath);
 	if (!k || known_set_field(&k->subsystem, msg->subsystem) < 0 ||
 	    known_set_field(&k->devtype, uevent_message_get(msg, "DEVTYPE")) < 0 ||
 	    known_set_field(&k->driver, uevent_message_get(msg, "DRIVER")) < 0)
-		return -ENOMEM;
+		return NULL;
 	k->selected = selected;
-	return 0;
+	return k;
 }
 
+/* The set is looked up once an event, and the entry found is used throughout. */
 static int handle_parsed(struct sysdev_monitor *m, const struct uevent_message *msg)
 {
 	_cleanup_(sysdev_device_unrefp) struct sysdev_device *ev = NULL;
@@ -621,14 +695,19 @@ static int handle_parsed(struct sysdev_monitor *m, const struct uevent_message *
 	if (!selected) {
 		/* not shown, but remembered: a resync must not take it for new */
 		if (removed)
-			known_remove(&m->known, msg->devpath);
-		else if (device)
-			return know_from_message(m, msg, false);
+			known_remove_entry(&m->known, k);
+		else if (device && !know_from_message(m, k, msg, false))
+			return -ENOMEM;
 		return 0;
 	}
-	err = device_new_from_message(m->ctx, msg, &ev);
+	err = device_new_from_message(m->ctx, msg, !below_gone_dir(m, msg->devpath), &ev);
 	if (err < 0)
 		return err;
+	if (device && !removed && !ev->has_kind) {
+		err = look_for_gone_dir(m, msg->devpath);
+		if (err < 0)
+			return err;
+	}
 	if (device && (!ev->has_kind || ev->kind != SYSDEV_KIND_DEVICE)) {
 		/*
 		 * A kernel event below S/devices is a device's, whatever the
@@ -641,18 +720,13 @@ static int handle_parsed(struct sysdev_monitor *m, const struct uevent_message *
 			return err;
 	}
 	if (removed) {
-		known_remove(&m->known, msg->devpath);
+		known_remove_entry(&m->known, k);
 	} else if (device) {
-		err = know_from_message(m, msg, true);
-		k = known_find(&m->known, msg->devpath);
-		if (err >= 0 && k)
-			err = known_set_field(&k->parent,
-					      ev->has_parent ? ev->parent_devpath.s : NULL);
-		if (err >= 0 && k)
-			err = known_set_field(&k->class_dir,
-					      ev->has_class_dir ? ev->class_dir.s : NULL);
-		if (err < 0)
-			return err;
+		k = know_from_message(m, k, msg, true);
+		if (!k ||
+		    known_set_field(&k->parent, ev->has_parent ? ev->parent_devpath.s : NULL) < 0 ||
+		    known_set_field(&k->class_dir, ev->has_class_dir ? ev->class_dir.s : NULL) < 0)
+			return -ENOMEM;
 	}
 	return queue_push(m, TAKE_PTR(ev));
 }
@@ -767,8 +841,8 @@ _public_ int sysdev_monitor_resync(struct sysdev_monitor *m)
 	pending = m->qend - m->qhead;
 	m->not_device = mfree(m->not_device); /* what events were lost may have changed */
 	r.err = scan_devices(m, &now);
-	if (r.err >= 0)
-		known_foreach(&m->known, collect_gone, &r);
+	if (r.err >= 0 && known_foreach(&m->known, collect_gone, &r) < 0)
+		r.err = -ENOMEM;
 	/* children before their parents, as the kernel removes them */
 	for (size_t i = r.ngone; r.err >= 0 && i-- > 0;) {
 		r.err = queue_synthesized(m, r.gone[i], "remove", false);
@@ -777,8 +851,8 @@ _public_ int sysdev_monitor_resync(struct sysdev_monitor *m)
 	}
 	free(r.gone);
 	/* parents before their children: devpath order */
-	if (r.err >= 0)
-		known_foreach(&now, queue_new_or_changed, &r);
+	if (r.err >= 0 && known_foreach(&now, queue_new_or_changed, &r) < 0)
+		r.err = -ENOMEM;
 	if (r.err < 0) {
 		known_clear(&now);
 		return r.err;
@@ -850,23 +924,32 @@ static int receive_udev(struct sysdev_monitor *m)
 	return err;
 }
 
-/* One message from the kernel's socket: as receive_udev(). */
-static int receive_kernel(struct sysdev_monitor *m)
+/* The next batch from the kernel's socket: 0 (some, or an overflow noted) or -errno. */
+static int receive_kernel_batch(struct sysdev_monitor *m)
 {
-	char control[CMSG_SPACE(sizeof(struct ucred))];
-	struct sockaddr_nl from;
-	struct iovec iov = {.iov_base = m->buf, .iov_len = sizeof(m->buf)};
-	struct msghdr mh = {.msg_name = &from,
-			    .msg_namelen = sizeof(from),
-			    .msg_iov = &iov,
-			    .msg_iovlen = 1,
-			    .msg_control = control,
-			    .msg_controllen = sizeof(control)};
-	struct cmsghdr *c;
-	struct ucred *cred = NULL;
-	ssize_t n;
+	struct kernel_batch *b = m->batch;
+	int n;
 
-	n = recvmsg(m->fd, &mh, MSG_DONTWAIT);
+	if (!b) {
+		b = m->batch = malloc(sizeof(*b));
+		if (!b)
+			return -ENOMEM;
+	}
+	b->n = b->next = 0;
+	/* what a look found gone is known of the batch looked at, not of the next */
+	m->gone_dir = mfree(m->gone_dir);
+	m->gone_looked = false;
+	for (unsigned i = 0; i < RECEIVE_BATCH; i++) {
+		b->iov[i] = (struct iovec){.iov_base = b->buf[i], .iov_len = sizeof(b->buf[i])};
+		b->hdr[i].msg_hdr = (struct msghdr){.msg_name = &b->from[i],
+						    .msg_namelen = sizeof(b->from[i]),
+						    .msg_iov = &b->iov[i],
+						    .msg_iovlen = 1,
+						    .msg_control = b->control[i],
+						    .msg_controllen = sizeof(b->control[i])};
+	}
+	/* an error after some messages comes with the next call: none is missed */
+	n = recvmmsg(m->fd, b->hdr, RECEIVE_BATCH, MSG_DONTWAIT, NULL);
 	if (n < 0) {
 		if (errno == ENOBUFS) {
 			/* the socket dropped messages; the next seqnum tells how many */
@@ -877,17 +960,42 @@ static int receive_kernel(struct sysdev_monitor *m)
 			return 0;
 		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
 	}
-	for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
+	b->n = (unsigned)n;
+	return 0;
+}
+
+/*
+ * One message from the kernel's socket, from the batch received last or a
+ * new one: as receive_udev().
+ */
+static int receive_kernel(struct sysdev_monitor *m)
+{
+	struct msghdr *mh;
+	struct cmsghdr *c;
+	struct ucred *cred = NULL;
+	const struct sockaddr_nl *from;
+	unsigned i;
+
+	if (!m->batch || m->batch->next == m->batch->n) {
+		int err = receive_kernel_batch(m);
+
+		if (err < 0 || m->batch->n == 0)
+			return err;
+	}
+	i = m->batch->next++;
+	mh = &m->batch->hdr[i].msg_hdr;
+	from = &m->batch->from[i];
+	for (c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c))
 		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS &&
 		    c->cmsg_len == CMSG_LEN(sizeof(struct ucred)))
 			cred = (struct ucred *)CMSG_DATA(c);
 	/* only the kernel sends from port 0 with pid 0; a cut message is no message */
-	if ((mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) || mh.msg_namelen != sizeof(from) ||
-	    from.nl_pid != 0 || !cred || cred->pid != 0 || cred->uid != 0) {
+	if ((mh->msg_flags & (MSG_TRUNC | MSG_CTRUNC)) || mh->msg_namelen != sizeof(*from) ||
+	    from->nl_pid != 0 || !cred || cred->pid != 0 || cred->uid != 0) {
 		m->dropped++;
 		return -EBADMSG;
 	}
-	return monitor_handle_message(m, m->buf, (size_t)n);
+	return monitor_handle_message(m, m->batch->buf[i], m->batch->hdr[i].msg_len);
 }
 
 _public_ int sysdev_monitor_receive(struct sysdev_monitor *m, struct sysdev_device **out)

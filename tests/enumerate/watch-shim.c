@@ -10,7 +10,10 @@
  *   enobufs                                     recvmsg() fails with ENOBUFS
  *   eagain                                      recvmsg() finds nothing pending
  *   run COMMAND                                 system(COMMAND), then the next item
- * At the end of the script the process gets SIGINT.
+ * At the end of the script the process gets SIGINT.  recvmmsg() hands out
+ * the msg, forged and raw items that follow one another, up to the batch's
+ * size: a run, enobufs or eagain item ends a batch, as what happens at that
+ * point comes after the messages before it.
  */
 
 #include <dlfcn.h>
@@ -25,6 +28,7 @@
 
 static int uevent_fd = -1;
 static FILE *script;
+static char pushed_back[8192]; /* a line read ahead by recvmmsg(), or "" */
 
 int socket(int domain, int type, int protocol)
 {
@@ -39,9 +43,14 @@ int socket(int domain, int type, int protocol)
 	return fd;
 }
 
-/* The next item's line, without its newline, or NULL at the end (SIGINT sent). */
-static char *next_line(char *buf, size_t size)
+/* The script's next line that is not a comment, as it is, or NULL at its end. */
+static char *read_line(char *buf, size_t size)
 {
+	if (pushed_back[0]) {
+		snprintf(buf, size, "%s", pushed_back);
+		pushed_back[0] = '\0';
+		return buf;
+	}
 	if (!script) {
 		const char *path = getenv("WATCH_SHIM_SCRIPT");
 
@@ -49,19 +58,28 @@ static char *next_line(char *buf, size_t size)
 		if (!script)
 			abort();
 	}
+	do {
+		if (!fgets(buf, (int)size, script))
+			return NULL;
+		buf[strcspn(buf, "\n")] = '\0';
+	} while (!buf[0] || buf[0] == '#');
+	return buf;
+}
+
+/* The next item's line, without its newline, or NULL at the end (SIGINT sent). */
+static char *next_line(char *buf, size_t size)
+{
 	for (;;) {
-		if (!fgets(buf, (int)size, script)) {
+		if (!read_line(buf, size)) {
 			raise(SIGINT);
 			return NULL;
 		}
-		buf[strcspn(buf, "\n")] = '\0';
 		if (strncmp(buf, "run ", 4) == 0) {
 			if (system(buf + 4) != 0)
 				abort();
 			continue;
 		}
-		if (buf[0] && buf[0] != '#')
-			return buf;
+		return buf;
 	}
 }
 
@@ -85,8 +103,8 @@ static size_t make_message(char *line, char *out, size_t size)
 	char *action = strtok(line, " "), *devpath = strtok(NULL, " "), *seqnum = strtok(NULL, " ");
 	size_t len;
 
-	len = (size_t)snprintf(out, size, "%s@%s%cACTION=%s%cDEVPATH=%s%cSEQNUM=%s", action, devpath,
-			       0, action, 0, devpath, 0, seqnum) +
+	len = (size_t)snprintf(out, size, "%s@%s%cACTION=%s%cDEVPATH=%s%cSEQNUM=%s", action,
+			       devpath, 0, action, 0, devpath, 0, seqnum) +
 	      1;
 	for (char *kv = strtok(NULL, " "); kv; kv = strtok(NULL, " "))
 		len += (size_t)snprintf(out + len, size - len, "%s", kv) + 1;
@@ -145,4 +163,35 @@ ssize_t recvmsg(int fd, struct msghdr *mh, int flags)
 	mh->msg_controllen = CMSG_SPACE(sizeof(cred));
 	mh->msg_flags = 0;
 	return (ssize_t)len;
+}
+
+/* The messages that follow one another in the script, as one batch. */
+int recvmmsg(int fd, struct mmsghdr *v, unsigned int vlen, int flags, struct timespec *timeout)
+{
+	static int (*real)(int, struct mmsghdr *, unsigned int, int, struct timespec *);
+	char line[8192];
+	unsigned int n = 0;
+
+	if (!real)
+		real = (int (*)(int, struct mmsghdr *, unsigned int, int, struct timespec *))dlsym(
+		    RTLD_NEXT, "recvmmsg");
+	if (fd != uevent_fd || uevent_fd < 0)
+		return real(fd, v, vlen, flags, timeout);
+	while (n < vlen) {
+		ssize_t len;
+
+		if (n > 0) {
+			if (!read_line(line, sizeof(line)))
+				break;
+			snprintf(pushed_back, sizeof(pushed_back), "%s", line);
+			if (strncmp(line, "msg ", 4) != 0 && strncmp(line, "forged ", 7) != 0 &&
+			    strncmp(line, "raw ", 4) != 0)
+				break;
+		}
+		len = recvmsg(fd, &v[n].msg_hdr, flags);
+		if (len < 0)
+			return n > 0 ? (int)n : -1;
+		v[n++].msg_len = (unsigned int)len;
+	}
+	return (int)n;
 }

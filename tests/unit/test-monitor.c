@@ -46,7 +46,7 @@ static struct sysdev_device *event(struct sysdev *ctx, const char *msg, size_t l
 	struct sysdev_device *dev = NULL;
 
 	assert_int_equal(uevent_message_parse(&m, msg, len), 0);
-	assert_int_equal(device_new_from_message(ctx, &m, &dev), 0);
+	assert_int_equal(device_new_from_message(ctx, &m, true, &dev), 0);
 	uevent_message_free(&m);
 	return dev;
 }
