@@ -199,13 +199,38 @@ class CoverageMap:
         return "file", sorted(self.files.get(file, ()), key=self.tests.get)
 
 
+# gcov writes its counters at exit(); a process that ends with _exit() (the
+# archive guard's parent, a forked child) would leave its lines looking run
+# by no test, and their mutants would be reported unexecuted without a test
+# run: in the coverage build _exit() writes them first
+EXIT_DUMP_C = """\
+void __gcov_dump(void);
+void __real__exit(int status) __attribute__((noreturn));
+void __wrap__exit(int status) __attribute__((noreturn));
+void __wrap__exit(int status)
+{
+	__gcov_dump();
+	__real__exit(status);
+}
+"""
+
+
+def exit_dump_object(cov):
+    src, obj = os.path.join(cov, "exit-dump.c"), os.path.join(cov, "exit-dump.o")
+    with open(src, "w") as f:
+        f.write(EXIT_DUMP_C)
+    subprocess.run(["cc", "-c", "-fPIC", "-O0", "-o", obj, src], check=True)
+    return obj
+
+
 def build_map(repo_src, scratch, files, excluded, jobs, log, say, running):
     """The map for the copy at repo_src, made or brought up to date in
     scratch/cov: a test runs again under gcov when the code (CODE) or its
     own tests/X directory changed since the map last ran it."""
     cov = os.path.join(scratch, "cov")
     os.makedirs(cov, exist_ok=True)
-    code = global_key(repo_src, files) + ":O0"  # a map made at -O2 is not reused
+    # a map made at -O2, or without the _exit() dump, is not reused
+    code = global_key(repo_src, files) + ":O0:exit-dump"
     path = os.path.join(cov, "map.json")
     data = {"code": code, "tests": {}, "recorded": {}, "hashes": {}}
     try:
@@ -221,17 +246,21 @@ def build_map(repo_src, scratch, files, excluded, jobs, log, say, running):
     for f in changed:
         data["recorded"].pop(f, None)
     build = os.path.join(cov, "build")
+    # (-u: a weak reference alone does not take __gcov_dump out of libgcov;
+    # --coverage: libgcov also in the programs meson links to check the system)
+    link_args = ("-Dc_link_args=['--coverage','-Wl,--wrap=_exit','-Wl,-u,__gcov_dump','%s']"
+                 % exit_dump_object(cov))
     if not os.path.isfile(os.path.join(build, "build.ninja")):
         # -O0: with optimization gcov folds a condition into the line before it
         # (an "if (r < 0)" after "if (r < 0 && errno == EINTR)" has a record and
         # no hit), and the mutant on it would be said to be executed by no test
         if subprocess.run(["meson", "setup", build, repo_src, "-Dqemu_tests=false",
-                           "-Db_coverage=true", "-Doptimization=0"], stdout=open(log, "a"),
-                          stderr=subprocess.STDOUT).returncode != 0:
+                           "-Db_coverage=true", "-Doptimization=0", link_args],
+                          stdout=open(log, "a"), stderr=subprocess.STDOUT).returncode != 0:
             raise RuntimeError(f"coverage build: meson setup failed (see {log})")
     else:
-        subprocess.run(["meson", "configure", build, "-Doptimization=0"], stdout=open(log, "a"),
-                       stderr=subprocess.STDOUT)
+        subprocess.run(["meson", "configure", build, "-Doptimization=0", link_args],
+                       stdout=open(log, "a"), stderr=subprocess.STDOUT)
     if subprocess.run(["nice", "-n", "10", "ninja", "-C", build], stdout=open(log, "a"),
                       stderr=subprocess.STDOUT).returncode != 0:
         raise RuntimeError(f"coverage build failed (see {log})")
