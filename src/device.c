@@ -45,16 +45,23 @@ static int link_name_at(int fd, const char *name, struct sbuf *out, bool *presen
 	return 0;
 }
 
-/* Where the subsystem link's text @target leads: below S/bus, below S/class, or neither. */
-static enum sysdev_subsystem_kind subsystem_kind_of(struct sysdev_device *dev, const char *target)
+/*
+ * Where the subsystem link's text @target leads, in dev->subsystem_kind:
+ * below S/bus, below S/class, or neither.  0 or -ENOMEM.
+ */
+static int set_subsystem_kind(struct sysdev_device *dev, const char *target)
 {
 	_cleanup_free_ char *res = resolve_link_target(dev->ctx->root, dev->devpath.s, target);
 
+	if (!res && errno == ENOMEM)
+		return -ENOMEM;
 	if (res && strncmp(res, "/bus/", 5) == 0)
-		return SYSDEV_SUBSYSTEM_BUS;
+		dev->subsystem_kind = SYSDEV_SUBSYSTEM_BUS;
 	else if (res && strncmp(res, "/class/", 7) == 0)
-		return SYSDEV_SUBSYSTEM_CLASS;
-	return SYSDEV_SUBSYSTEM_NONE;
+		dev->subsystem_kind = SYSDEV_SUBSYSTEM_CLASS;
+	else
+		dev->subsystem_kind = SYSDEV_SUBSYSTEM_NONE;
+	return 0;
 }
 
 /* Subsystem (and its kind), driver, "dev" and the uevent file, from the open directory @fd. */
@@ -67,8 +74,8 @@ static int device_fill_at(struct sysdev_device *dev, int fd)
 	err = link_name_at(fd, "subsystem", &dev->subsystem, &dev->has_subsystem, &target);
 	if (err < 0)
 		return err;
-	if (target)
-		dev->subsystem_kind = subsystem_kind_of(dev, target);
+	if (target && set_subsystem_kind(dev, target) < 0)
+		return -ENOMEM;
 	err = link_name_at(fd, "driver", &dev->driver, &dev->has_driver, NULL);
 	if (err < 0)
 		return err;
@@ -306,7 +313,7 @@ int device_links(struct sysdev_device *dev)
 	err = fd < 0 ? fd
 		     : link_name_at(fd, "subsystem", &dev->subsystem, &dev->has_subsystem, &target);
 	if (err >= 0 && target)
-		dev->subsystem_kind = subsystem_kind_of(dev, target);
+		err = set_subsystem_kind(dev, target);
 	if (err >= 0)
 		err = link_name_at(fd, "driver", &dev->driver, &dev->has_driver, NULL);
 	if (err == -ENOMEM)
@@ -388,9 +395,11 @@ static int device_new_from_index_entry(struct sysdev *ctx, const char *entry,
 	*slash = '\0';
 	if (target[0] != '/')
 		devpath = resolve_link_target(ctx->root, dir, target);
+	err = devpath ? 0 : target[0] != '/' && errno == ENOMEM ? -ENOMEM : -ENOENT;
 	free(dir);
 	free(target);
-	err = devpath ? device_new_indexed(ctx, devpath, out) : -ENOENT;
+	if (err == 0)
+		err = device_new_indexed(ctx, devpath, out);
 	free(devpath);
 	if (err == 0 || err == -ENOMEM)
 		return err;
@@ -1100,6 +1109,8 @@ _public_ int sysdev_device_get_link(struct sysdev_device *dev, const char *name,
 	if (err < 0)
 		return err == -EINVAL ? -ENOENT : err; /* not a link: no link of that name */
 	res = resolve_link_target(dev->ctx->root, dev->devpath.s, target);
+	if (!res && errno == ENOMEM)
+		return -ENOMEM;
 	*ret = res ? res : TAKE_PTR(target);
 	return 0;
 }
@@ -1197,8 +1208,8 @@ int device_new_from_message(struct sysdev *ctx, const struct uevent_message *msg
 			goto done;
 		if (err == -ENOMEM)
 			return err;
-		if (target)
-			dev->subsystem_kind = subsystem_kind_of(dev, target);
+		if (target && set_subsystem_kind(dev, target) < 0)
+			return -ENOMEM;
 		dev->has_parent = parent != NULL;
 		dev->has_class_dir = class_dir != NULL;
 		if ((parent && sbuf_set(&dev->parent_devpath, parent, strlen(parent)) < 0) ||

@@ -521,6 +521,8 @@ static int scan_index(struct sysdev_enumerator *e, const char *dir)
 			continue; /* an attribute of the class (S/class/firmware/timeout) */
 		}
 		devpath = resolve_link_target(e->ctx->root, dir, target);
+		if (!devpath && errno == ENOMEM)
+			r = -ENOMEM;
 		free(target);
 		if (!devpath)
 			continue;
@@ -596,8 +598,11 @@ static int load_linked(struct sysdev_enumerator *e)
 	for (size_t t = 0; t < 2 && r >= 0; t++) {
 		struct name_set subs;
 
-		if (name_set_load(e->ctx->root_fd, tops[t] + 1, &subs) < 0)
+		r = name_set_load(e->ctx->root_fd, tops[t] + 1, &subs);
+		if (r < 0) {
+			r = r == -ENOMEM ? r : 0; /* no S/class or S/bus: nothing links */
 			continue;
+		}
 		for (size_t i = 0; i < subs.n && r >= 0; i++) {
 			struct name_set ents;
 			char *dir;
@@ -607,7 +612,11 @@ static int load_linked(struct sysdev_enumerator *e)
 				r = -ENOMEM;
 				break;
 			}
-			if (name_set_load(e->ctx->root_fd, dir + 1, &ents) == 0) {
+			r = name_set_load(e->ctx->root_fd, dir + 1, &ents);
+			if (r < 0) {
+				r = r == -ENOMEM ? r
+						 : 0; /* an attribute of S/class, or unreadable */
+			} else {
 				for (size_t j = 0; j < ents.n && r >= 0; j++) {
 					char *path, *target, *devpath;
 
@@ -615,9 +624,15 @@ static int load_linked(struct sysdev_enumerator *e)
 						r = -ENOMEM;
 						break;
 					}
-					if (readlink_below(e->ctx->root_fd, path, &target) == 0) {
+					int rl = readlink_below(e->ctx->root_fd, path, &target);
+
+					if (rl == -ENOMEM)
+						r = rl;
+					if (rl == 0) {
 						devpath =
 						    resolve_link_target(e->ctx->root, dir, target);
+						if (!devpath && errno == ENOMEM)
+							r = -ENOMEM;
 						free(target);
 						if (devpath) {
 							r = strv_add(&all, devpath);

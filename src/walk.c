@@ -56,6 +56,8 @@ struct sysdev_walker {
 	void *userdata;
 	unsigned long counts[_SYSDEV_WALK_COUNT_MAX];
 	bool running;
+	/* a probe of a child ran out of memory: the walk ends with -ENOMEM */
+	bool oom;
 	/* the state of a run */
 	char *path;
 	size_t path_cap;
@@ -217,6 +219,10 @@ static int read_link_name(struct sysdev_walker *w, struct sysdev_node *l, const 
 	if (kind && blen > 0) {
 		char *res = resolve_link_target(w->ctx->root, w->path, target);
 
+		if (!res && errno == ENOMEM) {
+			err = -ENOMEM;
+			goto out;
+		}
 		if (res) {
 			if (strncmp(res, "/bus/", 5) == 0)
 				*kind = SYSDEV_SUBSYSTEM_BUS;
@@ -249,7 +255,7 @@ static struct dir_place place_below(const struct sysdev_walker *w, const struct 
  * Decide the kind of the node whose entries are read.  @parent is the level
  * above, or NULL for the start of the walk.
  */
-static void decide_kind(struct sysdev_walker *w, struct sysdev_node *l, struct sysdev_node *parent)
+static int decide_kind(struct sysdev_walker *w, struct sysdev_node *l, struct sysdev_node *parent)
 {
 	struct dir_probe d = {
 	    .name = l->name,
@@ -261,10 +267,13 @@ static void decide_kind(struct sysdev_walker *w, struct sysdev_node *l, struct s
 	};
 	struct dir_facts f;
 
-	rules_gather(w->ctx, &d, &f);
+	/* what could not be read is judged on what could; no memory is no answer */
+	if (rules_gather(w->ctx, &d, &f) == -ENOMEM)
+		return -ENOMEM;
 	l->kind = rules_decide(&f);
 	l->is_device = l->kind == SYSDEV_KIND_DEVICE;
 	l->below_device = f.below_device;
+	return 0;
 }
 
 static bool is_shown(const struct sysdev_walker *w, enum sysdev_kind kind)
@@ -291,7 +300,10 @@ static bool probe_shown(struct sysdev_walker *w, struct sysdev_node *l, struct d
 		return false;
 	}
 	/* a class-named child that cannot be listed is judged on its name and place */
-	rules_gather(w->ctx, &d, &f);
+	if (rules_gather(w->ctx, &d, &f) == -ENOMEM) {
+		w->oom = true; /* the caller ends the walk */
+		return false;
+	}
 	e->mark = is_shown(w, rules_decide(&f));
 	return e->mark;
 }
@@ -459,6 +471,8 @@ static int visit_children(struct sysdev_walker *w, struct sysdev_node *l)
 				break; /* cannot tell: the directory is visited and tells */
 			}
 		} else if (prune && !probe_shown(w, l, e)) {
+			if (w->oom)
+				return -ENOMEM;
 			continue;
 		}
 		fd = open_dir_searchable_at(l->fd, e->name, &listable);
@@ -510,6 +524,11 @@ static int visit_children(struct sysdev_walker *w, struct sysdev_node *l)
 					break;
 				}
 			}
+			if (w->oom) {
+				if (fd >= 0)
+					close(fd);
+				return -ENOMEM;
+			}
 			last_known = true;
 		}
 		c->has_next = i < last;
@@ -558,7 +577,9 @@ static int visit(struct sysdev_walker *w, unsigned depth, struct sysdev_node *pa
 			w->counts[SYSDEV_WALK_COUNT_DIRECTORIES]++;
 		}
 	}
-	decide_kind(w, l, parent);
+	err = decide_kind(w, l, parent);
+	if (err < 0)
+		return err;
 	if (parent) {
 		l->parent = parent->is_device ? parent : parent->parent;
 		l->class_dir = parent->kind == SYSDEV_KIND_CLASS_DIR ? parent->name : NULL;
@@ -582,6 +603,8 @@ static int visit(struct sysdev_walker *w, unsigned depth, struct sysdev_node *pa
 	if (!l->error && !descend) {
 		for (size_t i = 0; i < l->list.n && !l->truncated; i++)
 			l->truncated = probe_shown(w, l, &l->list.v[i]);
+		if (w->oom)
+			return -ENOMEM;
 		if (too_deep && depth < w->max_depth)
 			w->counts[SYSDEV_WALK_COUNT_TOO_DEEP]++;
 	}
@@ -749,6 +772,7 @@ _public_ int sysdev_walker_run(struct sysdev_walker *w)
 	assert_return(!w->running, -EBUSY);
 	memset(w->counts, 0, sizeof(w->counts));
 	w->running = true;
+	w->oom = false;
 	sysdev_walker_ref(w);
 	err = walker_run(w);
 	walker_run_free(w);

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +54,7 @@ char *path_normalize(const char *path)
 		if (clen == 2 && c[0] == '.' && c[1] == '.') {
 			if (o == 0) {
 				free(out);
+				errno = EXDEV;
 				return NULL;
 			}
 			while (o > 0 && out[o - 1] != '/')
@@ -82,8 +84,10 @@ char *resolve_link_target(const char *root, const char *dir_devpath, const char 
 		if (strcmp(root, "/") == 0)
 			return path_normalize(target);
 		if (strncmp(target, root, rlen) != 0 ||
-		    (target[rlen] != '/' && target[rlen] != '\0'))
+		    (target[rlen] != '/' && target[rlen] != '\0')) {
+			errno = EXDEV;
 			return NULL;
+		}
 		return path_normalize(target + rlen);
 	}
 	joined = malloc(strlen(dir_devpath) + strlen(target) + 2);

@@ -12,7 +12,10 @@ const char *path_next_component(const char **p, size_t *len);
 bool name_is_single_component(const char *name);
 /* A devpath: "/devices" or below it, no ".", ".." or empty components. */
 bool devpath_is_valid(const char *devpath);
-/* Normalise "a/./b/../c" (leading slash kept); NULL when ".." leaves the top. */
+/*
+ * Normalise "a/./b/../c" (leading slash kept); NULL with errno EXDEV when
+ * ".." leaves the top, ENOMEM when out of memory.
+ */
 char *path_normalize(const char *path);
 /*
  * The walk's order of two devpaths: parents before children, each
@@ -24,7 +27,9 @@ const char *link_basename(const char *target, size_t *len);
 /*
  * Resolve link @target found in directory @dir_devpath lexically to a path
  * relative to the root ("/bus/pci").  Absolute targets are accepted when they
- * lie under @root.  Returns a malloc'd string or NULL (outside / no memory).
+ * lie under @root.  Returns a malloc'd string, or NULL with errno EXDEV
+ * (outside the root) or ENOMEM (no memory: a caller must not take it for
+ * "outside").
  */
 char *resolve_link_target(const char *root, const char *dir_devpath, const char *target);
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* src/shared/path-util.c: components, normalising, the walk's order, link targets. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -63,11 +64,15 @@ static void test_single_component(void **state)
 
 static void check_norm(const char *in, const char *want)
 {
-	char *out = path_normalize(in);
+	char *out;
 
+	errno = 0;
+	out = path_normalize(in);
 	if (!want) {
 		if (out)
 			fail_msg("'%s' normalised to '%s', want NULL", in, out);
+		if (errno != EXDEV)
+			fail_msg("'%s': NULL with errno %d, want EXDEV", in, errno);
 		return;
 	}
 	if (!out)
@@ -194,11 +199,17 @@ static void test_link_basename(void **state)
 
 static void check_target(const char *root, const char *dir, const char *target, const char *want)
 {
-	char *r = resolve_link_target(root, dir, target);
+	char *r;
 
+	errno = 0;
+	r = resolve_link_target(root, dir, target);
 	if (!want) {
 		if (r)
 			fail_msg("%s in %s (root %s): '%s', want NULL", target, dir, root, r);
+		/* outside the root, told apart from no memory */
+		if (errno != EXDEV)
+			fail_msg("%s in %s (root %s): NULL with errno %d, want EXDEV", target, dir,
+				 root, errno);
 		return;
 	}
 	if (!r || strcmp(r, want) != 0)

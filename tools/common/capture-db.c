@@ -92,8 +92,11 @@ static int copy_tags(int src, int dst, struct capture_db_counts *c)
 			err = d;
 			break;
 		}
-		if (name_set_load_fd(s, &ids) < 0)
+		err = name_set_load_fd(s, &ids);
+		if (err < 0) {
+			err = err == -ENOMEM ? err : 0; /* a tag that is not a directory */
 			continue;
+		}
 		for (size_t j = 0; err >= 0 && j < ids.n; j++) {
 			if (!is_id(ids.names[j])) {
 				c->skipped++;

@@ -302,15 +302,18 @@ static bool is_ancestor_below_devices(const char *path, const char *start)
 }
 
 /* Whether a link found in @dir_devpath with @target is wanted in the capture. */
-static bool link_wanted(const struct capture *c, const char *dir_devpath, const char *target)
+/* 1: the link is captured, 0: not, -ENOMEM. */
+static int link_wanted(const struct capture *c, const char *dir_devpath, const char *target)
 {
 	size_t len = strlen(c->start);
 	char *res;
 	bool ok;
 
 	if (!c->filter_links)
-		return true;
+		return 1;
 	res = resolve_link_target(c->root, dir_devpath, target);
+	if (!res && errno == ENOMEM)
+		return -ENOMEM;
 	/* into the start's subtree, or to one of its ancestors below /devices:
 	 * they are captured too, and their bus and class entries make them
 	 * devices that are linked */
@@ -334,9 +337,13 @@ static int copy_links(struct capture *c, int sfd, int dfd, const char *devpath)
 
 		if (l.v[i].type != DT_LNK && l.v[i].type != DT_UNKNOWN)
 			continue;
-		if (readlink_alloc(sfd, l.v[i].name, &target) < 0)
-			continue; /* not a link after all */
-		if (link_wanted(c, devpath, target))
+		err = readlink_alloc(sfd, l.v[i].name, &target);
+		if (err < 0) {
+			err = err == -ENOMEM ? err : 0; /* not a link after all */
+			continue;
+		}
+		err = link_wanted(c, devpath, target);
+		if (err > 0)
 			err = copy_nondir(c, sfd, dfd, l.v[i].name, false);
 		free(target);
 	}

@@ -9,7 +9,7 @@ const char *dev_devnum(struct sysdev_device *dev, char *buf, size_t size)
 {
 	dev_t devnum;
 
-	if (!dev || sysdev_device_get_devnum(dev, &devnum) < 0)
+	if (!dev || oom_check(sysdev_device_get_devnum(dev, &devnum)) < 0)
 		return NULL;
 	snprintf(buf, size, "%u:%u", major(devnum), minor(devnum));
 	return buf;
@@ -19,7 +19,7 @@ const char *dev_subsystem_kind(struct sysdev_device *dev)
 {
 	enum sysdev_subsystem_kind kind;
 
-	if (!dev || sysdev_device_get_subsystem_kind(dev, &kind) < 0)
+	if (!dev || oom_check(sysdev_device_get_subsystem_kind(dev, &kind)) < 0)
 		return NULL;
 	return sysdev_subsystem_kind_to_string(kind);
 }

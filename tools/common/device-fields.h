@@ -2,7 +2,8 @@
 /*
  * A device's fields for output: the value, or NULL where the device has none
  * or it could not be read (the library's -ENOENT or another errno).  The
- * commands that must tell the two apart call the library's getters.
+ * commands that must tell the two apart call the library's getters.  No
+ * memory is never taken for "none": the program says so and exits.
  */
 #ifndef SYSDEV_TOOLS_DEVICE_FIELDS_H
 #define SYSDEV_TOOLS_DEVICE_FIELDS_H
@@ -10,27 +11,28 @@
 #include <stddef.h>
 
 #include "libsysdev.h"
+#include "messages.h"
 
 static inline const char *dev_str(struct sysdev_device *dev,
 				  int (*get)(struct sysdev_device *dev, const char **ret))
 {
 	const char *v = NULL;
 
-	return dev && get(dev, &v) >= 0 ? v : NULL;
+	return dev && oom_check(get(dev, &v)) >= 0 ? v : NULL;
 }
 
 static inline const char *dev_property(struct sysdev_device *dev, const char *key)
 {
 	const char *v = NULL;
 
-	return dev && sysdev_device_get_property(dev, key, &v) >= 0 ? v : NULL;
+	return dev && oom_check(sysdev_device_get_property(dev, key, &v)) >= 0 ? v : NULL;
 }
 
 static inline const char *dev_udev_property(struct sysdev_device *dev, const char *key)
 {
 	const char *v = NULL;
 
-	return dev && sysdev_device_get_udev_property(dev, key, &v) >= 0 ? v : NULL;
+	return dev && oom_check(sysdev_device_get_udev_property(dev, key, &v)) >= 0 ? v : NULL;
 }
 
 /* The parent device's devpath, or NULL. */

@@ -11,11 +11,13 @@
 #include "output.h"
 
 const char *program_name = "sysdev";
+int error_exit_status = EXIT_RUNTIME;
 
 void warnx_(const char *what, const char *fmt, ...)
 {
-	char *msg;
+	char buf[1024], *msg = NULL;
 	va_list ap;
+	int len;
 
 	fflush(stdout);
 	fprintf(stderr, "%s: ", program_name);
@@ -23,14 +25,28 @@ void warnx_(const char *what, const char *fmt, ...)
 		fput_text(stderr, what);
 		fputs(": ", stderr);
 	}
+	/* arguments may be paths or values a person typed: one message stays one line;
+	 * a message that fits the stack needs no memory (it may say memory ran out) */
 	va_start(ap, fmt);
-	/* arguments may be paths or values a person typed: one message stays one line */
-	if (vasprintf(&msg, fmt, ap) >= 0) {
-		fput_text(stderr, msg);
-		free(msg);
-	}
+	len = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	if (len >= 0 && (size_t)len >= sizeof(buf)) {
+		va_start(ap, fmt);
+		if (vasprintf(&msg, fmt, ap) < 0)
+			msg = NULL;
+		va_end(ap);
+	}
+	fput_text(stderr, msg ? msg : len >= 0 ? buf : "(message lost)");
+	free(msg);
 	fputc('\n', stderr);
+}
+
+void exit_out_of_memory(void)
+{
+	/* no allocation on this way out: fprintf of constant text */
+	fflush(stdout);
+	fprintf(stderr, "%s: out of memory\n", program_name);
+	exit(error_exit_status);
 }
 
 const char *error_words(int err)

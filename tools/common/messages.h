@@ -3,6 +3,7 @@
 #ifndef SYSDEV_TOOLS_MESSAGES_H
 #define SYSDEV_TOOLS_MESSAGES_H
 
+#include <errno.h>
 #include <stdbool.h>
 
 #define EXIT_RUNTIME 1
@@ -13,10 +14,29 @@
  */
 #define EXIT_TROUBLE 2
 
+/*
+ * The exit status of a run that could not be done: EXIT_RUNTIME, or
+ * EXIT_TROUBLE for the commands whose 1 means "different" (main() sets it).
+ */
+extern int error_exit_status;
 /* The program's name in messages; each main() sets it first. */
 extern const char *program_name;
 /* One line on stderr: "PROGRAM: WHAT: MESSAGE" (WHAT may be NULL). */
 void warnx_(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * An allocation failed, here or in the library (its -ENOMEM): what was
+ * written stays, one line says so, and the program exits, as
+ * util-linux's tools do (xalloc.h), error_exit_status.  Never a field
+ * shown as absent.
+ */
+_Noreturn void exit_out_of_memory(void);
+/* @r, after exit_out_of_memory() when it is -ENOMEM. */
+static inline int oom_check(int r)
+{
+	if (r == -ENOMEM)
+		exit_out_of_memory();
+	return r;
+}
 /* Words for a negative errno, the one way the tools name an error. */
 const char *error_words(int err);
 /* Flush stdout: 0, or EXIT_RUNTIME after saying why (once).  A closed pipe is no

@@ -221,6 +221,8 @@ int root_prepare(const char *prog, const char **root)
 	err = archive_unpack(in, out, &line);
 	close(in);
 	close(out);
+	if (err == -ENOMEM)
+		exit_out_of_memory(); /* not the archive's fault; the guard removes the rest */
 	if (err < 0) {
 		if (line)
 			fprintf(stderr, "%s: %s:%zu: not a sysfs archive: %s\n", prog, *root, line,

@@ -28,7 +28,7 @@ void device_power_jw(struct jw *w, struct sysdev_device *dev)
 {
 	struct sysdev_power *p;
 
-	if (sysdev_device_get_power(dev, &p) < 0) {
+	if (oom_check(sysdev_device_get_power(dev, &p)) < 0) {
 		power_jw(w, NULL);
 	} else {
 		power_jw(w, p);

@@ -161,7 +161,7 @@ int main(int argc, char **argv)
 	if (root_prepare(program_name, &o.root) < 0 ||
 	    (o.diff_old && (root_prepare(program_name, &o.diff_old) < 0 ||
 			    root_prepare(program_name, &o.diff_new) < 0)))
-		return EXIT_RUNTIME;
+		return error_exit_status;
 	if (mode->flags & MODE_NO_CTX) {
 		ret = mode->run(NULL, &o);
 		return stdout_closed ? 0 : ret;

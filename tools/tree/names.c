@@ -222,11 +222,18 @@ int names_usb_modalias(const char *id_vendor, const char *id_product, const char
 static void open_database(struct names *n)
 {
 	n->hwdb_tried = true;
+	errno = 0;
 	n->udev = udev_new();
+	if (!n->udev && errno == ENOMEM)
+		exit_out_of_memory();
 	if (!n->udev)
 		return;
-	/* NULL when neither /etc/udev/hwdb.bin nor the system's one exists */
+	/* NULL when neither /etc/udev/hwdb.bin nor the system's one exists
+	 * (libudev sets errno); no memory is not "no database" */
+	errno = 0;
 	n->hwdb = udev_hwdb_new(n->udev);
+	if (!n->hwdb && errno == ENOMEM)
+		exit_out_of_memory();
 }
 
 int names_vendor_model_modalias(struct names *n, const char *modalias, const char **vendor,

@@ -209,6 +209,13 @@ static const char *mode_name(const struct mode *m)
 	return m->name ? m->name : "the tree";
 }
 
+/* An argument of a filter list; none kept when the lists could not be had. */
+static void list_add(const char **list, size_t *n, const char *arg)
+{
+	if (list)
+		list[(*n)++] = arg;
+}
+
 int options_parse(int argc, char **argv, const struct option *longopts, const struct mode *modes,
 		  struct options *o, enum mode_id *mode)
 {
@@ -223,20 +230,24 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 	unsigned given = 0, accepts;
 	bool diff = false, properties_given = false;
 
-	/* room for every argument in each filter list */
+	/*
+	 * Room for every argument in each filter list.  Without it the options
+	 * are still read (and no list kept), so that the exit status of "out of
+	 * memory" is the mode's (2 for --diff), said after them.
+	 */
 	lists = calloc(10 * (size_t)argc, sizeof(*lists));
-	if (!lists)
-		return EXIT_RUNTIME;
-	o->subsystems = lists;
-	o->drivers = lists + argc;
-	o->sysnames = lists + 2 * argc;
-	o->matches = lists + 3 * argc;
-	o->tags = lists + 4 * argc;
-	o->nomatch_subsystems = lists + 5 * argc;
-	o->nomatch_sysnames = lists + 6 * argc;
-	o->nomatch_drivers = lists + 7 * argc;
-	o->nomatches = lists + 8 * argc;
-	o->property_keys = lists + 9 * argc;
+	if (lists) {
+		o->subsystems = lists;
+		o->drivers = lists + argc;
+		o->sysnames = lists + 2 * argc;
+		o->matches = lists + 3 * argc;
+		o->tags = lists + 4 * argc;
+		o->nomatch_subsystems = lists + 5 * argc;
+		o->nomatch_sysnames = lists + 6 * argc;
+		o->nomatch_drivers = lists + 7 * argc;
+		o->nomatches = lists + 8 * argc;
+		o->property_keys = lists + 9 * argc;
+	}
 	/* our own messages: getopt's start with argv[0], a full path when run so */
 	opterr = 0;
 	while ((cur = optind,
@@ -318,11 +329,11 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 			given |= GIVEN_ASCII;
 			break;
 		case OPT_DRIVER:
-			o->drivers[o->n_drivers++] = optarg;
+			list_add(o->drivers, &o->n_drivers, optarg);
 			given |= GIVEN_DRIVER;
 			break;
 		case OPT_SYSNAME:
-			o->sysnames[o->n_sysnames++] = optarg;
+			list_add(o->sysnames, &o->n_sysnames, optarg);
 			given |= GIVEN_SYSNAME;
 			break;
 		case OPT_MATCH:
@@ -333,28 +344,28 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 				return EXIT_USAGE;
 			}
 			if (c == OPT_MATCH)
-				o->matches[o->n_matches++] = optarg;
+				list_add(o->matches, &o->n_matches, optarg);
 			else
-				o->nomatches[o->n_nomatches++] = optarg;
+				list_add(o->nomatches, &o->n_nomatches, optarg);
 			given |= c == OPT_MATCH ? GIVEN_MATCH : GIVEN_NOMATCH;
 			break;
 		case OPT_SUBSYSTEM_NOMATCH:
-			o->nomatch_subsystems[o->n_nomatch_subsystems++] = optarg;
+			list_add(o->nomatch_subsystems, &o->n_nomatch_subsystems, optarg);
 			given |= GIVEN_NOMATCH;
 			break;
 		case OPT_SYSNAME_NOMATCH:
-			o->nomatch_sysnames[o->n_nomatch_sysnames++] = optarg;
+			list_add(o->nomatch_sysnames, &o->n_nomatch_sysnames, optarg);
 			given |= GIVEN_NOMATCH;
 			break;
 		case OPT_DRIVER_NOMATCH:
-			o->nomatch_drivers[o->n_nomatch_drivers++] = optarg;
+			list_add(o->nomatch_drivers, &o->n_nomatch_drivers, optarg);
 			given |= GIVEN_NOMATCH;
 			break;
 		case OPT_UDEV_DB:
 			o->udev_db = optarg;
 			break;
 		case OPT_TAG:
-			o->tags[o->n_tags++] = optarg;
+			list_add(o->tags, &o->n_tags, optarg);
 			given |= GIVEN_TAG;
 			break;
 		case OPT_INITIALIZED_MATCH:
@@ -397,7 +408,7 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 			given |= GIVEN_DEPTH;
 			break;
 		case 's':
-			o->subsystems[o->n_subsystems++] = optarg;
+			list_add(o->subsystems, &o->n_subsystems, optarg);
 			given |= GIVEN_SUBSYSTEM;
 			break;
 		case OPT_PARENTS:
@@ -445,7 +456,7 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 			given |= GIVEN_UDEV;
 			break;
 		case OPT_PROPERTY:
-			o->property_keys[o->n_property_keys++] = optarg;
+			list_add(o->property_keys, &o->n_property_keys, optarg);
 			given |= GIVEN_PROPERTY;
 			break;
 		case OPT_VALUE:
@@ -522,6 +533,11 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 			return EXIT_USAGE;
 		}
 	}
+	/* their 1 says "different", as diff(1)'s: what could not be compared is 2 */
+	if (m == MODE_DIFF || m == MODE_CHECK_UDEV)
+		error_exit_status = EXIT_TROUBLE;
+	if (!lists)
+		exit_out_of_memory();
 	/* --watch --properties: each event's properties, as udevadm monitor -p */
 	if (o->watch && properties_given && !o->properties) {
 		modes_given--;
@@ -656,17 +672,17 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 		return EXIT_USAGE;
 	}
 	if ((m == MODE_TREE || m == MODE_LIST) &&
-	    columns_parse(output,
-			  output_all	   ? NULL
-			  : m == MODE_LIST ? COLUMNS_LIST_DEFAULT
-					   : COLUMNS_TREE_DEFAULT,
-			  &o->cols, &o->n_cols) < 0)
+	    oom_check(columns_parse(output,
+				    output_all	     ? NULL
+				    : m == MODE_LIST ? COLUMNS_LIST_DEFAULT
+						     : COLUMNS_TREE_DEFAULT,
+				    &o->cols, &o->n_cols)) < 0)
 		return EXIT_USAGE;
 	if (sort) {
 		const struct column **one = NULL;
 		size_t n = 0;
 
-		if (strchr(sort, ',') || columns_parse(sort, "", &one, &n) < 0) {
+		if (strchr(sort, ',') || oom_check(columns_parse(sort, "", &one, &n)) < 0) {
 			if (strchr(sort, ','))
 				warnx_("--sort", "'%s': one COLUMN", sort);
 			return EXIT_USAGE;

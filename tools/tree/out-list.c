@@ -304,9 +304,12 @@ int cmd_list(struct sysdev *ctx, const struct options *o)
 	if (err < 0)
 		return EXIT_RUNTIME;
 	l.width = calloc(o->n_cols, sizeof(*l.width));
-	if (!l.width ||
-	    (columns_need(o->cols, o->n_cols, COL_NAMES) && names_new(ctx, &l.names) < 0) ||
-	    (o->sort && (o->sort->flags & COL_NAMES) && !l.names && names_new(ctx, &l.names) < 0)) {
+	if (!l.width)
+		exit_out_of_memory();
+	if ((columns_need(o->cols, o->n_cols, COL_NAMES) &&
+	     oom_check(names_new(ctx, &l.names)) < 0) ||
+	    (o->sort && (o->sort->flags & COL_NAMES) && !l.names &&
+	     oom_check(names_new(ctx, &l.names)) < 0)) {
 		free(l.width);
 		sysdev_enumerator_unref(e);
 		return EXIT_RUNTIME;

@@ -165,7 +165,11 @@ static int count_status(struct sysdev *ctx, const char *top, const char *sub, st
 			err = err == -ENOMEM ? err : 0;
 			continue;
 		}
-		if (name_set_load_fd(r.fd, &inner) == 0) {
+		err = name_set_load_fd(r.fd, &inner);
+		if (err < 0) {
+			/* a directory that cannot be listed counts nothing; no memory ends */
+			err = err == -ENOMEM ? err : 0;
+		} else {
 			for (size_t j = 0; j < inner.n && err >= 0; j++) {
 				char *path;
 

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * An LD_PRELOAD shim that makes one allocation fail, for the test that every
+ * allocation failure ends in a clean error (test_failmalloc.py):
+ *   FAILMALLOC_AT=N      the Nth call of malloc, calloc, realloc or
+ *                        reallocarray (counted from 1) returns NULL, ENOMEM;
+ *                        every other call succeeds
+ *   FAILMALLOC_COUNT=F   at exit, the number of calls made is written to F
+ * glibc's own functions (strdup, fopen, asprintf) call the malloc a program
+ * defines, so their allocations are counted and fail too.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+extern void *__libc_malloc(size_t size);
+extern void *__libc_calloc(size_t n, size_t size);
+extern void *__libc_realloc(void *p, size_t size);
+
+static unsigned long calls, fail_at;
+static int configured;
+
+static void configure(void)
+{
+	const char *at = getenv("FAILMALLOC_AT");
+
+	configured = 1;
+	fail_at = at ? strtoul(at, NULL, 10) : 0;
+}
+
+/* Whether this call is the one that fails. */
+static int fails(void)
+{
+	if (!configured)
+		configure();
+	if (++calls == fail_at) {
+		errno = ENOMEM;
+		return 1;
+	}
+	return 0;
+}
+
+void *malloc(size_t size)
+{
+	return fails() ? NULL : __libc_malloc(size);
+}
+
+void *calloc(size_t n, size_t size)
+{
+	return fails() ? NULL : __libc_calloc(n, size);
+}
+
+void *realloc(void *p, size_t size)
+{
+	return fails() ? NULL : __libc_realloc(p, size);
+}
+
+void *reallocarray(void *p, size_t n, size_t size)
+{
+	if (size && n > (size_t)-1 / size) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return realloc(p, n * size);
+}
+
+__attribute__((destructor)) static void write_count(void)
+{
+	const char *path = getenv("FAILMALLOC_COUNT");
+	char buf[32];
+	int fd, len;
+
+	if (!path)
+		return;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	len = snprintf(buf, sizeof(buf), "%lu\n", calls);
+	if (write(fd, buf, (size_t)len) != len)
+		abort();
+	close(fd);
+}
