@@ -54,6 +54,10 @@ KEPT_FILES = ["label", "serials", "uuid_type", "model", "name"]
 DUMP_FILES = ["vpd_pg80", "vpd_pg83", "vpd_pg89", "vpd", "eeprom", "nvmem", "edid", "pubek"]
 
 
+NAME_SERIAL_12 = "403912847561"
+NAME_DIGITS_11 = "40391284756"
+
+
 def value(i):
     """A value of its own for plant i: letters past f and digits, no shape of an id."""
     return "plantqz%03dw" % i
@@ -79,6 +83,10 @@ def plant(root):
     t.file(DEV[1:] + "/short/id", "i" * 52 + value(501) + "\n")  # 64
     t.device(DEV + "/edge", "bus:platform", None, "")
     t.file(DEV[1:] + "/edge/id", "i" * 53 + value(502) + "\n")  # 65
+    # serials that only a device's name carries: a run of 12 digits is one,
+    # a run of 11 is not (a sysfs name holds counters and addresses that long)
+    t.device(DEV + "/batt-" + NAME_SERIAL_12, "bus:platform", None, "")
+    t.device(DEV + "/port-" + NAME_DIGITS_11, "bus:platform", None, "")
     # a PCI function's configuration space: 300 binary bytes are cut to 256
     pci = "/devices/pci0000:00/0000:00:01.0"
     t.device("/devices/pci0000:00", None, None, "")
@@ -154,6 +162,10 @@ def main():
                 os.path.getsize(os.path.join(d, "edge/id")) == 0 and value(502).encode() not in san)
         C.check("an id of 64 text bytes stays",
                 open(os.path.join(d, "short/id")).read() == "i" * 52 + value(501) + "\n")
+        C.check("a device name's run of 12 digits is a serial: replaced",
+                NAME_SERIAL_12.encode() in plain and NAME_SERIAL_12.encode() not in san)
+        C.check("a device name's run of 11 digits is not: kept",
+                os.path.isdir(os.path.join(d, "port-" + NAME_DIGITS_11)))
         cfg = open(os.path.join(tree, pci[1:], "config"), "rb").read()
         C.check("a binary config of 300 bytes is cut to its first 256",
                 cfg == bytes(range(256)), len(cfg))

@@ -12,6 +12,8 @@ the test's file outside the testbed is untouched, libudev in the testbed
 lists exactly the devices written here, and a value that is not UTF-8
 survives (escaped, not left out).
 
+Export of attribute groups nested 64 deep (written) and 65 (bounded).
+
 Import: the recording of four devices 4,000 components deep (240 KB, like
 the 245 KB one of the report that took 2.3 GB when every prefix of every
 path was copied).  The work is counted, not timed: the peak memory of the
@@ -280,9 +282,29 @@ def check_import_work(tmp):
         subprocess.run(["rm", "-rf", "--", work])
 
 
+def check_deep_groups(tmp):
+    """Attribute groups nested 64 deep are written, one more level is not: a
+    bound on the recursion that a hostile tree cannot push (sysdev-fixture(1))."""
+    root = os.path.join(tmp, "deep-groups")
+    t = T.Tree(root)
+    t.buses("platform")
+    t.device("/devices/platform/dg", "bus:platform", None, "")
+    kept, cut = "/".join(["g"] * 64), "/".join(["h"] * 65)
+    t.file("devices/platform/dg/%s/deep" % kept, "64\n")
+    t.file("devices/platform/dg/%s/deeper" % cut, "65\n")
+    p = T.run([FIXTURE, "export", "--umockdev", root], timeout=300)
+    devs = parse_recording(p.stdout.decode("utf-8", "replace"))
+    attrs = [rest for _, lines in devs for kind, rest in lines if kind == "A"]
+    C.check("deep groups: export exits 0", p.returncode == 0, p.stderr)
+    C.check("deep groups: a file in the 64th nested group is written",
+            "%s/deep=64\\n" % kept in attrs, attrs)
+    C.check("deep groups: nothing below the 65th", not any("deeper" in a for a in attrs), attrs)
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="sysdev-umock-hostile.")
     try:
+        check_deep_groups(tmp)
         check_outside(tmp)
         check_not_utf8(tmp)
         check_import_work(tmp)

@@ -117,6 +117,10 @@ static void test_read_bounds(void **state)
 	memset(big, 'x', UDEV_DB_FILE_MAX + 1);
 	big[UDEV_DB_FILE_MAX + 1] = '\0';
 	tree_file(root, "data/+x:big", big);
+	/* as large as allowed, in lines: read whole (the buffer grows to the end) */
+	for (size_t off = 0, i = 0; off + 32 < UDEV_DB_FILE_MAX; i++)
+		off += (size_t)sprintf(big + off, "E:K%zu=%zu\n", i, i);
+	tree_file(root, "data/+x:large", big);
 	free(big);
 	tree_link(root, "data/+x:link", "+x:ok");
 	tree_dir(root, "data/+x:dir/");
@@ -128,6 +132,9 @@ static void test_read_bounds(void **state)
 	assert_int_equal(udev_db_read_at(&db, data, "+x:ok"), 0);
 	assert_string_equal(udev_db_get(&db, "A"), "1");
 	assert_int_equal(udev_db_read_at(&db, data, "+x:big"), -EFBIG);
+	assert_int_equal(udev_db_read_at(&db, data, "+x:large"), 0);
+	assert_string_equal(udev_db_get(&db, "K0"), "0");
+	assert_string_equal(udev_db_get(&db, "K70000"), "70000"); /* far past the first read */
 	assert_int_equal(udev_db_read_at(&db, data, "+x:link"), -EBADFD);
 	assert_int_equal(udev_db_read_at(&db, data, "+x:dir"), -EBADFD);
 	assert_int_equal(udev_db_read_at(&db, data, "+x:fifo"), -EBADFD);
