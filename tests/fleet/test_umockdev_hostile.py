@@ -301,9 +301,28 @@ def check_deep_groups(tmp):
     C.check("deep groups: nothing below the 65th", not any("deeper" in a for a in attrs), attrs)
 
 
+def check_conflict_line(tmp):
+    """A path that one line makes a directory and another a file: the import
+    stops and names the later of the two lines.  Here the directory x/uevent
+    comes first (line 1, below x/uevent/z), the device x (line 4) then has
+    a file there, and line 6 uses the directory again: line 6 is named."""
+    rec = os.path.join(tmp, "conflict.umockdev")
+    with open(rec, "w") as f:
+        f.write("P: /devices/x/uevent/z\nE: SUBSYSTEM=foo\n\n"
+                "P: /devices/x\nE: SUBSYSTEM=foo\nA: uevent/q=1\n\n")
+    p = T.run([FIXTURE, "import", rec, os.path.join(tmp, "conflict")], timeout=60)
+    err = p.stderr.decode("utf-8", "replace")
+    C.check("conflict: import exits 1 naming line 6, the later use of the path",
+            p.returncode == 1 and "conflict.umockdev:6: " in err
+            and "both a file and a directory" in err, err)
+    C.check("conflict: nothing is left where the tree was to be",
+            not os.path.exists(os.path.join(tmp, "conflict")))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="sysdev-umock-hostile.")
     try:
+        check_conflict_line(tmp)
         check_deep_groups(tmp)
         check_outside(tmp)
         check_not_utf8(tmp)
