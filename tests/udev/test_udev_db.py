@@ -331,6 +331,16 @@ def compare(label, tool, tree, want, base, fixture=False):
     C.check(f"{label}: --initialized-nomatch selects the {len(no)} devices libudev says "
             "are not initialized", got & plain == no,
             (sorted(no - got)[:5], sorted((got & plain) - no)[:5]))
+    # two filter lists side by side: each keeps its own arguments
+    r = subprocess.run([tree, "-r", "-n", "-o", "DEVPATH", "--tag", "systemd",
+                        "--subsystem-nomatch", "block"], capture_output=True, timeout=300)
+    got = set(r.stdout.decode().split())
+    want = {p for p in plain if "systemd" in theirs[p]["T"]
+            and export.get(p, {}).get("SUBSYSTEM") != "block"}
+    C.check(f"{label}: --tag systemd --subsystem-nomatch block selects what libudev tags "
+            f"systemd and is no block device ({len(want)})",
+            r.returncode in (0, 1) and got & plain == want and want,
+            (sorted(want - got)[:5], sorted((got & plain) - want)[:5]))
     # a link below /dev that is not there, found through the S: lines
     linked = next((p for p, d in sorted(theirs.items()) if d["L"]), None)
     if linked:

@@ -143,7 +143,7 @@ static const char *get_vendor_model(const struct row *r, bool model)
 	for (unsigned i = 0; dev && i <= ANCESTORS_MAX; i++) {
 		const char *vendor = NULL, *mdl = NULL;
 
-		names_vendor_model(r->names, dev, &vendor, &mdl);
+		oom_check(names_vendor_model(r->names, dev, &vendor, &mdl));
 		if (vendor || mdl)
 			return model ? mdl : vendor;
 		if (sysdev_device_get_parent(dev, &dev) < 0)
@@ -189,7 +189,7 @@ static const char *get_module(const struct row *r, char *buf, size_t size)
 	(void)buf, (void)size;
 	if (!r->names || !r->dev)
 		return NULL;
-	names_module(r->names, r->dev, &module);
+	oom_check(names_module(r->names, r->dev, &module));
 	return module;
 }
 
@@ -205,7 +205,7 @@ static const char *get_modules(const struct row *r, char *buf, size_t size)
 	(void)buf, (void)size;
 	if (!r->names || !r->dev)
 		return NULL;
-	names_modules(r->names, r->dev, &modules);
+	oom_check(names_modules(r->names, r->dev, &modules));
 	err = names_modules_source(r->names, &path, &line, &over);
 	if (said || (err == 0 && !over))
 		return modules;
