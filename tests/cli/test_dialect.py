@@ -410,6 +410,10 @@ def dot(trees):
         check("--format=dot: a name with \", ], ->, \\, a control byte and invalid UTF-8 "
               "stays one node's label", g.returncode == 0 and svg_count(svg, "node") == 4 and
               "<title>x</title>" not in svg and "é" in svg, (g.stderr, svg[-800:]))
+        check("--format=dot: the control byte and the invalid byte are written as visible "
+              "text (\\\\x01, \\\\xff), never as themselves",
+              b"\x01" not in r.stdout and b"\\\\x01" in r.stdout and b"\\\\xff" in r.stdout,
+              r.stdout[-400:])
     for bad in (["-l", "--format=dot"], ["--stats", "--format=dot"], ["-J", "--format=dot"]):
         r = run(*bad)
         check(f"{' '.join(bad)}: refused, exit 2", r.returncode == 2 and r.stdout == b"",
