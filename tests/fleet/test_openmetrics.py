@@ -106,6 +106,28 @@ def main():
         C.check("latency samples in devpath byte order", rc == 0 and got == [d for d, _ in want],
                 (got, err))
 
+        # 1c. a devpath label of every UTF-8 length kept as it is, and bytes that are
+        # not UTF-8 (a lone continuation, an overlong form, a surrogate, a cut
+        # sequence) written \\xHH: the file stays UTF-8 and promtool reads it
+        u8 = os.path.join(tmp, "utf8")
+        t = T.Tree(u8)
+        t.dirs("bus", "class")
+        t.device("/devices/platform")
+        names = {"d\u00e9": "d\u00e9", "\u20ac": "\u20ac", "\U0001f600": "\U0001f600",
+                 b"x\x80": "x\\\\x80", b"o\xc0\xaf": "o\\\\xc0\\\\xaf",
+                 b"s\xed\xa0\x80": "s\\\\xed\\\\xa0\\\\x80", b"c\xe2\x82": "c\\\\xe2\\\\x82"}
+        for name in names:
+            dp = b"devices/platform/" + (name if isinstance(name, bytes) else name.encode())
+            t.device(b"/" + dp)
+            t.file(dp + b"/power/pm_qos_latency_tolerance_us", "auto\n")
+        rc, out, err = T.run3([TREE, "--root", u8, "--stats", "--format=openmetrics"], timeout=300)
+        labels = sorted(line.split('{devpath="')[1].split('"}')[0] for line in out.splitlines()
+                        if line.startswith("sysdev_latency_tolerance_seconds{"))
+        want = sorted("/devices/platform/" + v for v in names.values())
+        C.check("label values: UTF-8 of 2, 3 and 4 bytes kept, other bytes as \\\\xHH",
+                rc == 0 and labels == want, (labels, want, err))
+        promtool("utf8 labels", out)
+
         # 2. every fixture, against the filesystem
         for name in sorted(os.listdir(FIXTURES)):
             if not name.endswith(".sysfs"):
