@@ -79,6 +79,21 @@ def gone_script(root):
     ]) + "\n"
 
 
+LONG_KEY = "K" * 300
+
+
+def match_script(root):
+    """Events for --match and --nomatch: DEVNAME as the kernel sends it (no
+    /dev/), one with a '/' second, one without DEVNAME, and a key of 300
+    bytes."""
+    return "\n".join([
+        "msg add %s/block/sdb 300 SUBSYSTEM=block DEVNAME=sdb" % H0,
+        "msg add %s/block/sdc 301 SUBSYSTEM=block DEVNAME=x/sdc" % H0,
+        "msg add %s/leds/led2 302 SUBSYSTEM=leds" % H0,
+        "msg change %s 303 SUBSYSTEM=platform %s=1" % (H0, LONG_KEY),
+    ]) + "\n"
+
+
 def watch(*args, make_script=script):
     with tempfile.TemporaryDirectory() as d:
         root = os.path.join(d, "sys")
@@ -175,6 +190,18 @@ def main():
                 "200 add %s/gone/s1 device leds %s" % (H0, P0),
                 "201 add %s/gone/s2 device leds %s" % (H0, P0),
                 "202 add %s/gone/s3 device leds parent=%s/gone" % (H0, H0)], r.stdout)
+
+    # --match and --nomatch read DEVNAME as the node's path, as elsewhere; a
+    # device lacking the field passes --nomatch; a long key is matched whole
+    for args, want in ((["--match", "DEVNAME=/dev/x/*"], ["301"]),
+                       (["--nomatch", "DEVNAME=/dev/x/*"], ["300", "302", "303"]),
+                       (["--match", "DEVNAME=/dev/sd?"], ["300"]),
+                       (["--match", LONG_KEY + "=1"], ["303"]),
+                       (["--match", LONG_KEY[:-1] + "=1"], [])):
+        r, _ = watch(*args, make_script=match_script)
+        got = [line.split()[0] for line in r.stdout.splitlines()]
+        C.check("--watch %s: the events %s" % (" ".join(a[:40] for a in args), want),
+                r.returncode == 0 and got == want, (r.stdout, r.stderr))
 
     r = subprocess.run([TOOL, "--properties", "--udev"], capture_output=True, text=True)
     C.check("--udev without --watch is refused", r.returncode == 2, r.stderr)

@@ -52,6 +52,8 @@ static void test_stats(void **state)
 	assert_int_equal(tree_stats_get_kind_count(s, SYSDEV_KIND_DEVICE), 13);
 	assert_int_equal(tree_stats_get_kind_count(s, SYSDEV_KIND_CLASS_DIR), 4);
 	assert_int_equal(tree_stats_get_kind_count(s, SYSDEV_KIND_CONTAINER), 3);
+	/* past the last kind: none, not what lies beyond the table */
+	assert_int_equal(tree_stats_get_kind_count(s, _SYSDEV_KIND_MAX), 0);
 	assert_int_equal(tree_stats_get_subsystem_at(s, 0, &name, &n), 0);
 	assert_string_equal(name, "block");
 	assert_int_equal(n, 2);

@@ -198,17 +198,18 @@ static bool event_selected(const struct options *o, struct sysdev_device *ev)
 		return false;
 	for (size_t i = 0; i < o->n_matches; i++) {
 		const char *eq = strchr(o->matches[i], '=');
-		char key[256], node[4096];
+		/* the key as given, however long: never cut to a shorter one */
+		char *key = strndup(o->matches[i], (size_t)(eq - o->matches[i]));
+		char node[4096]; /* "/dev/" and a DEVNAME of one uevent (2 KiB at most) */
 		const char *v;
+		bool match;
 
-		snprintf(key, sizeof(key), "%.*s", (int)(eq - o->matches[i]), o->matches[i]);
-		v = dev_property(ev, key);
-		/* as udev holds it, and as --match reads it elsewhere: the node's path */
-		if (v && strcmp(key, "DEVNAME") == 0 && v[0] != '/') {
-			snprintf(node, sizeof(node), "/dev/%s", v);
-			v = node;
-		}
-		if (!v || fnmatch(eq + 1, v, 0) != 0)
+		if (!key)
+			exit_out_of_memory();
+		v = event_value(ev, key, node, sizeof(node));
+		match = v && fnmatch(eq + 1, v, 0) == 0;
+		free(key);
+		if (!match)
 			return false;
 	}
 	return true;
