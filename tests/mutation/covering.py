@@ -13,8 +13,9 @@ header, the options, the fixtures or the shared test helpers changed.
 A mutant on line L of file F then runs, in the mutant's ordinary build:
   - the tests that executed F:L (cheapest first), when gcov has a record for
     F:L: no other test can reach the mutated code;
-  - no test when F:L has a record but no test executed it: the mutant
-    survives, and the report says that no test executes the line;
+  - when F:L has a record but no test executed it, only the tests that run
+    a tool as another user (setpriv: its counters cannot be written); if
+    they pass, the report says that no test executes the line;
   - and in each case, last, the tests that fail under gcov (a test that
     drops its privileges cannot write its counters), if they pass in the
     ordinary build: what they execute is unknown;
@@ -171,6 +172,10 @@ class CoverageMap:
         # tests whose coverage is unknown (they fail under gcov: one that drops
         # its privileges cannot write its counters): they run for every mutant
         self.always = []
+        # tests that run a tool as another user (setpriv): that process cannot
+        # write its counters, so a line gcov saw no test execute may still be
+        # theirs: they run for such a line (set by the caller, see other_user_tests())
+        self.other_user = []
         # file -> line -> [test keys]; file -> lines gcov has a record of; file -> tests
         self.lines, self.files = {}, {}
         for k, v in per_test.items():
@@ -195,7 +200,7 @@ class CoverageMap:
         if hit:
             return "line", sorted(hit, key=self.tests.get)
         if line in self.recorded[file]:
-            return NONE, []
+            return NONE, sorted(self.other_user, key=self.tests.get)
         return "file", sorted(self.files.get(file, ()), key=self.tests.get)
 
 
@@ -221,6 +226,19 @@ def exit_dump_object(cov):
         f.write(EXIT_DUMP_C)
     subprocess.run(["cc", "-c", "-fPIC", "-O0", "-o", obj, src], check=True)
     return obj
+
+
+# The tests that run a tool as another user (setpriv) for what only another
+# user meets: a directory it may search but not list (0711), files it may
+# not read.  (udev's tests drop privileges only to check a refusal, and the
+# other hostile cases share hostile.py but run as root.)
+OTHER_USER = ("hostile/hostile-unreadable", "hostile/hostile-confine", "cli/defects2")
+
+
+def other_user_tests(build, excluded, src):
+    """The keys of OTHER_USER that this build registers."""
+    keys = {t.key for t in load_tests(build, excluded)}
+    return [k for k in OTHER_USER if k in keys]
 
 
 def build_map(repo_src, scratch, files, excluded, jobs, log, say, running):

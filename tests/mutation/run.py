@@ -471,6 +471,8 @@ def main():
             cov.always = cov.failed
             print(f"mutation: {', '.join(cov.failed)}: fail under gcov, pass without: "
                   "run for every mutant (what they execute is unknown)", flush=True)
+        cov.other_user = covering.other_user_tests(os.path.join(scratch, "cov", "build"),
+                                                   EXCLUDED_SUITES, workers[0].src)
         for w in workers:
             w.cov = cov
         print(f"mutation: each mutant runs the tests that execute its line "
@@ -510,7 +512,8 @@ def main():
             cov_note = ""
             if getattr(m, "covered", None):
                 how, n = m.covered
-                cov_note = (" [no test executes the line]" if how == covering.NONE else
+                cov_note = (f" [no test executes the line; {n} that run a tool as another "
+                            "user ran]" if how == covering.NONE else
                             f" [{n} tests executing the {how}]" if how != "all" else
                             f" [all {n} tests]")
             print(f"{tag} {m.id} ({time.time() - t:.0f} s){cov_note}"
