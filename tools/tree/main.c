@@ -172,14 +172,14 @@ int main(int argc, char **argv)
 		const char *root = !o.root ? "/sys" : *o.root ? o.root : "--root ''";
 
 		warn_root(root, err);
-		return EXIT_RUNTIME;
+		return error_exit_status;
 	}
 	/* --udev-db: the database named, or none */
 	if (o.udev_db &&
 	    (err = sysdev_set_udev_db(ctx, strcmp(o.udev_db, "none") ? o.udev_db : NULL)) < 0) {
 		warnx_(o.udev_db, "cannot open the udev database: %s", error_words(err));
 		sysdev_unref(ctx);
-		return EXIT_RUNTIME;
+		return error_exit_status;
 	}
 	ret = mode->run(ctx, &o);
 	sysdev_unref(ctx);
