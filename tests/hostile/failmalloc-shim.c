@@ -7,7 +7,8 @@
  *                        every other call succeeds
  *   FAILMALLOC_COUNT=F   at exit, the number of calls made is written to F
  * glibc's own functions (strdup, fopen, asprintf) call the malloc a program
- * defines, so their allocations are counted and fail too.
+ * defines, so their allocations are counted and fail too; what is allocated
+ * once exit() began is not counted.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,7 +22,7 @@ extern void *__libc_calloc(size_t n, size_t size);
 extern void *__libc_realloc(void *p, size_t size);
 
 static unsigned long calls, fail_at;
-static int configured;
+static int configured, exiting;
 
 static void configure(void)
 {
@@ -31,11 +32,13 @@ static void configure(void)
 	fail_at = at ? strtoul(at, NULL, 10) : 0;
 }
 
-/* Whether this call is the one that fails. */
+/* Whether this call is the one that fails; none once the program exits. */
 static int fails(void)
 {
 	if (!configured)
 		configure();
+	if (exiting)
+		return 0;
 	if (++calls == fail_at) {
 		errno = ENOMEM;
 		return 1;
@@ -65,6 +68,22 @@ void *reallocarray(void *p, size_t n, size_t size)
 		return NULL;
 	}
 	return realloc(p, n * size);
+}
+
+/*
+ * Registered before main() runs, so it runs before the destructors (the
+ * dynamic linker's own handler, which calls them, was registered first):
+ * what a program allocates after it called exit() (gcov writing its
+ * counters in a coverage build) is not the program's and never fails.
+ */
+static void exit_begins(void)
+{
+	exiting = 1;
+}
+
+__attribute__((constructor)) static void watch_exit(void)
+{
+	atexit(exit_begins);
 }
 
 __attribute__((destructor)) static void write_count(void)
