@@ -60,7 +60,7 @@ CASES = {
         [TREE, "--root", "{root}", "--explain", "--json", "/devices/pci0000:00/0000:00:1f.2"],
         [TREE, "--root", "{root}", "--parents", "--attrs", "/devices/pci0000:00/0000:00:1f.2"],
         [TREE, "--root", "{root}", "--stats", "--format=openmetrics"],
-        [TREE, "--diff", "{archive}", "{root}"],
+        [TREE, "--diff", "{archive}", "{root}", "--attrs"],
     ],
     "fixture": [
         [FIXTURE, "pack", "{root}"],
