@@ -10,6 +10,7 @@
  * defines, so their allocations are counted and fail too; what is allocated
  * once exit() began is not counted.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -71,19 +72,35 @@ void *reallocarray(void *p, size_t n, size_t size)
 }
 
 /*
- * Registered before main() runs, so it runs before the destructors (the
- * dynamic linker's own handler, which calls them, was registered first):
- * what a program allocates after it called exit() (gcov writing its
- * counters in a coverage build) is not the program's and never fails.
+ * What a program allocates once it called exit() (gcov writing its counters
+ * in a coverage build, from the destructors) is not the program's and never
+ * fails.  The handler is registered as main() starts: after the C library
+ * registered the dynamic linker's handler that runs the destructors, so it
+ * runs before it (a constructor of this library runs before that).
  */
 static void exit_begins(void)
 {
 	exiting = 1;
 }
 
-__attribute__((constructor)) static void watch_exit(void)
+static int (*real_main)(int, char **, char **);
+
+static int main_watching_exit(int argc, char **argv, char **envp)
 {
 	atexit(exit_begins);
+	return real_main(argc, argv, envp);
+}
+
+int __libc_start_main(int (*main)(int, char **, char **), int argc, char **argv, void (*init)(void),
+		      void (*fini)(void), void (*rtld_fini)(void), void *stack_end)
+{
+	int (*real)(int (*)(int, char **, char **), int, char **, void (*)(void), void (*)(void),
+		    void (*)(void), void *) =
+	    (int (*)(int (*)(int, char **, char **), int, char **, void (*)(void), void (*)(void),
+		     void (*)(void), void *))dlsym(RTLD_NEXT, "__libc_start_main");
+
+	real_main = main;
+	return real(main_watching_exit, argc, argv, init, fini, rtld_fini, stack_end);
 }
 
 __attribute__((destructor)) static void write_count(void)
