@@ -235,7 +235,7 @@ def exit_dump_object(cov):
 OTHER_USER = ("hostile/hostile-unreadable", "hostile/hostile-confine", "cli/defects2")
 
 
-def other_user_tests(build, excluded, src):
+def other_user_tests(build, excluded):
     """The keys of OTHER_USER that this build registers."""
     keys = {t.key for t in load_tests(build, excluded)}
     return [k for k in OTHER_USER if k in keys]

@@ -472,7 +472,7 @@ def main():
             print(f"mutation: {', '.join(cov.failed)}: fail under gcov, pass without: "
                   "run for every mutant (what they execute is unknown)", flush=True)
         cov.other_user = covering.other_user_tests(os.path.join(scratch, "cov", "build"),
-                                                   EXCLUDED_SUITES, workers[0].src)
+                                                   EXCLUDED_SUITES)
         for w in workers:
             w.cov = cov
         print(f"mutation: each mutant runs the tests that execute its line "
