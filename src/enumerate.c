@@ -311,14 +311,6 @@ static bool str_any(const struct strv *strs, const char *s)
 	return false;
 }
 
-/* Whether @devpath is @top or below it, by whole components. */
-static bool in_subtree(const char *top, const char *devpath)
-{
-	size_t n = strlen(top);
-
-	return strncmp(devpath, top, n) == 0 && (devpath[n] == '/' || devpath[n] == '\0');
-}
-
 /* A string field of @dev, NULL where it has none (or it could not be read). */
 static const char *str_of(struct sysdev_device *dev,
 			  int (*get)(struct sysdev_device *dev, const char **ret))
@@ -359,7 +351,7 @@ static int device_matches(struct sysdev_enumerator *e, struct sysdev_device *dev
 	/* only when asked: the devtype may need the uevent file read */
 	if (e->devtypes.n && !str_any(&e->devtypes, str_of(dev, sysdev_device_get_devtype)))
 		return 0;
-	if (e->parent && !in_subtree(e->parent, dev->devpath.s))
+	if (e->parent && !path_in_subtree(e->parent, dev->devpath.s))
 		return 0;
 	if (e->placements && (sysdev_device_get_placement(dev, &placement) < 0 ||
 			      !(e->placements & (1u << placement))))
@@ -526,7 +518,7 @@ static int scan_index(struct sysdev_enumerator *e, const char *dir)
 		free(target);
 		if (!devpath)
 			continue;
-		if (e->parent && !in_subtree(e->parent, devpath)) {
+		if (e->parent && !path_in_subtree(e->parent, devpath)) {
 			free(devpath);
 			continue;
 		}
@@ -569,7 +561,7 @@ static int scan_bus_roots(struct sysdev_enumerator *e, const char *bus)
 		if ((size_t)snprintf(devpath, sizeof(devpath), "%s%s", tops[t], bus) >=
 		    sizeof(devpath))
 			continue;
-		if (e->parent && !in_subtree(e->parent, devpath))
+		if (e->parent && !path_in_subtree(e->parent, devpath))
 			continue;
 		r = device_new_indexed(e->ctx, devpath, &dev);
 		if (r == -EACCES)
@@ -684,7 +676,7 @@ static int scan_tag(struct sysdev_enumerator *e, const char *tag)
 			r = r == -ENOMEM ? r : 0; /* a stale entry: the device is gone */
 			continue;
 		}
-		if (e->parent && !in_subtree(e->parent, dev->devpath.s)) {
+		if (e->parent && !path_in_subtree(e->parent, dev->devpath.s)) {
 			sysdev_device_unref(dev);
 			continue;
 		}

@@ -575,8 +575,7 @@ static int place_from_message(struct sysdev_monitor *m, struct sysdev_device *de
 		if (known_find(&m->known, path)) {
 			kind = 1;
 		} else if ((m->not_device && strcmp(m->not_device, path) == 0) ||
-			   (m->gone_dir && strcmp(m->gone_dir, path) == 0) ||
-			   below_gone_dir(m, path)) {
+			   (m->gone_dir && path_in_subtree(m->gone_dir, path))) {
 			/* a device there would have been heard of (added, then known)
 			 * or, its event lost, the resync forgets this; and below a
 			 * directory gone in this batch there is none */

@@ -26,6 +26,13 @@ bool name_is_single_component(const char *name)
 	       strcmp(name, "..") != 0;
 }
 
+bool path_in_subtree(const char *top, const char *path)
+{
+	size_t n = strlen(top);
+
+	return strncmp(path, top, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
 const char *link_basename(const char *target, size_t *len)
 {
 	size_t end = strlen(target), start;

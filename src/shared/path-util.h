@@ -10,6 +10,8 @@
 const char *path_next_component(const char **p, size_t *len);
 /* A name that is safe to create below a directory: one component, not "." or "..". */
 bool name_is_single_component(const char *name);
+/* Whether @path is @top or below it, by whole components ("/a/b1" is not below "/a/b"). */
+bool path_in_subtree(const char *top, const char *path);
 /* A devpath: "/devices" or below it, no ".", ".." or empty components. */
 bool devpath_is_valid(const char *devpath);
 /*
