@@ -311,26 +311,45 @@ static bool str_any(const struct strv *strs, const char *s)
 	return false;
 }
 
+/* @r, noting in *@err that memory ran out (which no match may take for "no"). */
+static int noted(int *err, int r)
+{
+	if (r == -ENOMEM)
+		*err = r;
+	return r;
+}
+
+static ssize_t noted_len(int *err, ssize_t len)
+{
+	if (len == -ENOMEM)
+		*err = -ENOMEM;
+	return len;
+}
+
 /* A string field of @dev, NULL where it has none (or it could not be read). */
 static const char *str_of(struct sysdev_device *dev,
-			  int (*get)(struct sysdev_device *dev, const char **ret))
+			  int (*get)(struct sysdev_device *dev, const char **ret), int *err)
 {
 	const char *v = NULL;
 
-	return get(dev, &v) >= 0 ? v : NULL;
+	return noted(err, get(dev, &v)) >= 0 ? v : NULL;
 }
 
-static const char *udev_property_of(struct sysdev_device *dev, const char *key)
+static const char *udev_property_of(struct sysdev_device *dev, const char *key, int *err)
 {
 	const char *v = NULL;
 
-	return sysdev_device_get_udev_property(dev, key, &v) >= 0 ? v : NULL;
+	return noted(err, sysdev_device_get_udev_property(dev, key, &v)) >= 0 ? v : NULL;
 }
 
-/* The matches that need the device object (its properties, attributes). */
-static int device_matches(struct sysdev_enumerator *e, struct sysdev_device *dev)
+/*
+ * The matches that need the device object (its properties, attributes): 1 or
+ * 0.  A field that could not be read for want of memory sets *@err, whatever
+ * the answer.
+ */
+static int device_fields_match(struct sysdev_enumerator *e, struct sysdev_device *dev, int *err)
 {
-	const char *sub = str_of(dev, sysdev_device_get_subsystem);
+	const char *sub = str_of(dev, sysdev_device_get_subsystem, err);
 	enum sysdev_placement placement;
 
 	/* libudev finds devices through S/bus and S/class: a device without a
@@ -346,14 +365,14 @@ static int device_matches(struct sysdev_enumerator *e, struct sysdev_device *dev
 		if (fnmatch(e->nomatch_sysnames.v[i], dev->name, 0) == 0)
 			return 0;
 	if (!glob_any(&e->sysnames, dev->name) ||
-	    !glob_any(&e->drivers, str_of(dev, sysdev_device_get_driver)))
+	    !glob_any(&e->drivers, str_of(dev, sysdev_device_get_driver, err)))
 		return 0;
 	/* only when asked: the devtype may need the uevent file read */
-	if (e->devtypes.n && !str_any(&e->devtypes, str_of(dev, sysdev_device_get_devtype)))
+	if (e->devtypes.n && !str_any(&e->devtypes, str_of(dev, sysdev_device_get_devtype, err)))
 		return 0;
 	if (e->parent && !path_in_subtree(e->parent, dev->devpath.s))
 		return 0;
-	if (e->placements && (sysdev_device_get_placement(dev, &placement) < 0 ||
+	if (e->placements && (noted(err, sysdev_device_get_placement(dev, &placement)) < 0 ||
 			      !(e->placements & (1u << placement))))
 		return 0;
 	if (e->unlinked && name_set_has(&e->linked, dev->devpath.s))
@@ -363,14 +382,14 @@ static int device_matches(struct sysdev_enumerator *e, struct sysdev_device *dev
 		bool any = false;
 
 		for (size_t i = 0; i < e->tags.n && !any; i++)
-			any = sysdev_device_has_tag(dev, e->tags.v[i]) > 0;
+			any = noted(err, sysdev_device_has_tag(dev, e->tags.v[i])) > 0;
 		if (!any)
 			return 0;
 	}
 	if (e->strict_initialized) {
 		bool init = false;
 
-		if (sysdev_device_get_is_initialized(dev, &init) < 0 ||
+		if (noted(err, sysdev_device_get_is_initialized(dev, &init)) < 0 ||
 		    init != (e->strict_initialized > 0))
 			return 0;
 	}
@@ -381,18 +400,20 @@ static int device_matches(struct sysdev_enumerator *e, struct sysdev_device *dev
 
 		/* libudev's meaning: initialized, or a device udev gives neither a node
 		 * nor an interface (one it need not have seen) */
-		if (sysdev_device_get_is_initialized(dev, &init) < 0)
+		if (noted(err, sysdev_device_get_is_initialized(dev, &init)) < 0)
 			return 0;
-		if (!init && ((sysdev_device_get_devnum(dev, &devnum) >= 0 && major(devnum) > 0) ||
-			      (sysdev_device_get_property(dev, "IFINDEX", &ifindex) >= 0 &&
-			       atoi(ifindex) > 0)))
+		if (!init &&
+		    ((noted(err, sysdev_device_get_devnum(dev, &devnum)) >= 0 &&
+		      major(devnum) > 0) ||
+		     (noted(err, sysdev_device_get_property(dev, "IFINDEX", &ifindex)) >= 0 &&
+		      atoi(ifindex) > 0)))
 			return 0;
 	}
 	if (e->properties.n) {
 		bool any = false;
 
 		for (size_t i = 0; i < e->properties.n && !any; i++) {
-			const char *v = udev_property_of(dev, e->properties.v[i].key);
+			const char *v = udev_property_of(dev, e->properties.v[i].key, err);
 
 			any = v && fnmatch(e->properties.v[i].glob, v, 0) == 0;
 		}
@@ -402,8 +423,9 @@ static int device_matches(struct sysdev_enumerator *e, struct sysdev_device *dev
 	/* libudev's nomatch_sysattr: any attribute that matches leaves the device out */
 	for (size_t i = 0; i < e->nomatch_sysattrs.n; i++) {
 		char buf[4097];
-		ssize_t len = sysdev_device_read_attribute(dev, e->nomatch_sysattrs.v[i].key, buf,
-							   sizeof(buf));
+		ssize_t len =
+		    noted_len(err, sysdev_device_read_attribute(dev, e->nomatch_sysattrs.v[i].key,
+								buf, sizeof(buf)));
 
 		if (len >= 0 && (!e->nomatch_sysattrs.v[i].glob ||
 				 fnmatch(e->nomatch_sysattrs.v[i].glob, buf, 0) == 0))
@@ -411,8 +433,8 @@ static int device_matches(struct sysdev_enumerator *e, struct sysdev_device *dev
 	}
 	for (size_t i = 0; i < e->sysattrs.n; i++) {
 		char buf[4097];
-		ssize_t len =
-		    sysdev_device_read_attribute(dev, e->sysattrs.v[i].key, buf, sizeof(buf));
+		ssize_t len = noted_len(
+		    err, sysdev_device_read_attribute(dev, e->sysattrs.v[i].key, buf, sizeof(buf)));
 
 		if (len < 0)
 			return 0;
@@ -420,12 +442,12 @@ static int device_matches(struct sysdev_enumerator *e, struct sysdev_device *dev
 			return 0;
 	}
 	for (size_t i = 0; i < e->values.n; i++) {
-		const char *v = udev_property_of(dev, e->values.v[i].key);
+		const char *v = udev_property_of(dev, e->values.v[i].key, err);
 		char buf[4097];
 
 		if (!v) {
-			if (sysdev_device_read_attribute(dev, e->values.v[i].key, buf,
-							 sizeof(buf)) < 0)
+			if (noted_len(err, sysdev_device_read_attribute(dev, e->values.v[i].key,
+									buf, sizeof(buf))) < 0)
 				return 0;
 			v = buf;
 		}
@@ -433,6 +455,14 @@ static int device_matches(struct sysdev_enumerator *e, struct sysdev_device *dev
 			return 0;
 	}
 	return 1;
+}
+
+/* device_fields_match(), or -ENOMEM when a field it needed could not be read. */
+static int device_matches(struct sysdev_enumerator *e, struct sysdev_device *dev)
+{
+	int err = 0, r = device_fields_match(e, dev, &err);
+
+	return err < 0 ? err : r;
 }
 
 static int result_add(struct sysdev_enumerator *e, struct sysdev_device *dev)
@@ -449,8 +479,9 @@ static int on_node(struct sysdev_node *node, void *data)
 	struct sysdev_device *dev;
 	int r;
 
-	if (sysdev_node_get_device(node, &dev) < 0)
-		return 0;
+	r = sysdev_node_get_device(node, &dev);
+	if (r < 0)
+		return r == -ENOMEM ? r : 0;
 	r = device_matches(e, dev);
 	if (r <= 0)
 		return r;
