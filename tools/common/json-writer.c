@@ -6,6 +6,7 @@
 #include "alloc-util.h"
 #include "escape.h"
 #include "json-writer.h"
+#include "messages.h"
 
 /* the flags of an open container */
 enum { FIRST = 1, ARRAY = 2 }; /* nothing written in it yet; an array, not an object */
@@ -69,10 +70,9 @@ static void before_value(struct jw *w)
 static void open_container(struct jw *w, char c)
 {
 	before_value(w);
-	if (GROW(w->first, w->cap, w->depth + 1) < 0) {
-		w->failed = true;
-		return;
-	}
+	/* the tools' rule: no memory is said and ends the program, never a document cut short */
+	if (GROW(w->first, w->cap, w->depth + 1) < 0)
+		exit_out_of_memory();
 	fputc(c, w->f);
 	w->first[w->depth++] = FIRST | (c == '[' ? ARRAY : 0);
 }

@@ -5,7 +5,8 @@
  * size cost no memory.  It writes the commas and the ": " after keys;
  * members and elements are separated by ", " unless the caller asks for a
  * line break (jw_break) before the next one.  Strings are escaped by
- * escape.c (invalid UTF-8 as \udcNN).
+ * escape.c (invalid UTF-8 as \udcNN).  Out of memory for the nesting, it
+ * says so and ends the program (exit_out_of_memory()).
  */
 #ifndef SYSDEV_TREE_JSON_WRITER_H
 #define SYSDEV_TREE_JSON_WRITER_H
@@ -20,7 +21,6 @@ struct jw {
 	size_t depth, cap;
 	int brk; /* -1, or the spaces after the newline of a pending break */
 	bool after_key;
-	bool failed; /* out of memory: the document is cut short */
 };
 
 void jw_init(struct jw *w, FILE *f);

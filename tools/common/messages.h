@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <sys/types.h>
 
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
@@ -32,6 +33,13 @@ void warnx_(const char *what, const char *fmt, ...) __attribute__((format(printf
 _Noreturn void exit_out_of_memory(void);
 /* @r, after exit_out_of_memory() when it is -ENOMEM. */
 static inline int oom_check(int r)
+{
+	if (r == -ENOMEM)
+		exit_out_of_memory();
+	return r;
+}
+/* The same for a length that may be a negative errno. */
+static inline ssize_t oom_check_ssize(ssize_t r)
 {
 	if (r == -ENOMEM)
 		exit_out_of_memory();

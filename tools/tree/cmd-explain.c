@@ -14,7 +14,7 @@ static void reason_words(const char *devpath, struct sysdev_reason *r, char *buf
 {
 	const char *name = strrchr(devpath, '/') + 1;
 	struct sysdev_device *parent = NULL;
-	const char *parent_devpath = sysdev_reason_get_parent(r, &parent) >= 0
+	const char *parent_devpath = oom_check(sysdev_reason_get_parent(r, &parent)) >= 0
 					 ? dev_str(parent, sysdev_device_get_devpath)
 					 : NULL;
 	const char *above = parent_devpath ? parent_devpath : "?";
@@ -123,7 +123,7 @@ static int explain_one(struct sysdev *ctx, const struct options *o, const char *
 		}
 		jw_end_object(&w);
 		jw_member_string(&w, "parent",
-				 sysdev_reason_get_parent(r, &parent) >= 0
+				 oom_check(sysdev_reason_get_parent(r, &parent)) >= 0
 				     ? dev_str(parent, sysdev_device_get_devpath)
 				     : NULL);
 		jw_end_object(&w);

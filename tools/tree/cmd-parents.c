@@ -21,8 +21,10 @@ static void device_attributes(struct jw *w, struct sysdev_device *dev)
 		jw_key(w, "attributes");
 		jw_begin_object(w);
 	}
-	for (size_t i = 0; sysdev_device_get_attribute_at(dev, i, &name) == 0; i++) {
-		ssize_t len = sysdev_device_read_attribute(dev, name, buf, sizeof(buf));
+	/* the list ends with -ENOENT; no memory for it is no end */
+	for (size_t i = 0; oom_check(sysdev_device_get_attribute_at(dev, i, &name)) == 0; i++) {
+		ssize_t len =
+		    oom_check_ssize(sysdev_device_read_attribute(dev, name, buf, sizeof(buf)));
 
 		if (w) {
 			jw_key(w, name);
@@ -82,7 +84,7 @@ static int group_enter(struct sysdev_node *node, void *data)
 			continue;
 		if ((size_t)snprintf(path, sizeof(path), "%s/%s", group, name) >= sizeof(path))
 			continue;
-		len = sysdev_device_read_attribute(g->dev, path, buf, sizeof(buf));
+		len = oom_check_ssize(sysdev_device_read_attribute(g->dev, path, buf, sizeof(buf)));
 		if (g->w) {
 			jw_key(g->w, name);
 			attr_value_jw(g->w, buf, len);
@@ -105,8 +107,9 @@ static void device_attribute_groups(struct sysdev *ctx, struct jw *w, struct sys
 	const char *devpath = dev_str(dev, sysdev_device_get_devpath);
 	struct groups_walk g = {.dev = dev, .w = w, .top_len = strlen(devpath)};
 
-	(void)walk_run(ctx, devpath, SYSDEV_WALK_ATTR_GROUPS | SYSDEV_WALK_NO_LINKS, -1,
-		       group_enter, NULL, &g, NULL);
+	/* a group that cannot be read is left out, as udevadm leaves it; not for want of memory */
+	oom_check(walk_run(ctx, devpath, SYSDEV_WALK_ATTR_GROUPS | SYSDEV_WALK_NO_LINKS, -1,
+			   group_enter, NULL, &g, NULL));
 	if (w && g.any)
 		jw_end_object(w);
 }

@@ -146,7 +146,7 @@ static const char *get_vendor_model(const struct row *r, bool model)
 		oom_check(names_vendor_model(r->names, dev, &vendor, &mdl));
 		if (vendor || mdl)
 			return model ? mdl : vendor;
-		if (sysdev_device_get_parent(dev, &dev) < 0)
+		if (oom_check(sysdev_device_get_parent(dev, &dev)) < 0)
 			break;
 	}
 	return NULL;
@@ -161,7 +161,7 @@ static const char *get_parent_driver(const struct row *r, char *buf, size_t size
 	for (unsigned i = 0; dev && i < ANCESTORS_MAX; i++) {
 		const char *drv;
 
-		if (sysdev_device_get_parent(dev, &dev) < 0)
+		if (oom_check(sysdev_device_get_parent(dev, &dev)) < 0)
 			break;
 		drv = dev_str(dev, sysdev_device_get_driver);
 		if (drv)

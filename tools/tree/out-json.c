@@ -77,7 +77,7 @@ static int enter(struct sysdev_node *node, void *data)
 	jw_key(w, "children");
 	jw_begin_array(w);
 	t->level++;
-	return ferror(stdout) || w->failed ? (w->failed ? -ENOMEM : -EPIPE) : 0;
+	return ferror(stdout) ? -EPIPE : 0;
 }
 
 static int leave(struct sysdev_node *node, void *data)
@@ -132,8 +132,6 @@ int cmd_json(struct sysdev *ctx, const struct options *o)
 	jw_break(&t.w, 0);
 	jw_end_object(&t.w);
 	fputc('\n', stdout);
-	if (t.w.failed && err == 0)
-		err = -ENOMEM;
 	jw_done(&t.w);
 	ret = report_walk(ctx, start ? start : "/devices", err, &st, &t.errors);
 	selection_free(&sel);

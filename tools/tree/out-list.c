@@ -362,8 +362,6 @@ int cmd_list(struct sysdev *ctx, const struct options *o)
 		uselocale(old_locale);
 		freelocale(utf8);
 	}
-	if (l.w.failed && err >= 0)
-		err = -ENOMEM;
 	jw_done(&l.w);
 	if (err == -EPIPE) {
 		ret = check_output(); /* the output failed: a closed pipe, or an error */
