@@ -18,6 +18,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/netlink.h>
 #include <poll.h>
 #include <signal.h>
@@ -25,9 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 static int uevent_fd = -1;
-static FILE *script;
 static char pushed_back[8192]; /* a line read ahead by recvmmsg(), or "" */
 
 int socket(int domain, int type, int protocol)
@@ -43,25 +44,45 @@ int socket(int domain, int type, int protocol)
 	return fd;
 }
 
-/* The script's next line that is not a comment, as it is, or NULL at its end. */
+/*
+ * The script's next line that is not a comment, as it is, or NULL at its end.
+ * Read with read() into a static buffer, never through stdio: beside the
+ * failmalloc shim, a malloc() here would be one of the program's that fail.
+ */
 static char *read_line(char *buf, size_t size)
 {
+	static char text[1 << 16];
+	static size_t len, pos;
+	static int fd = -1;
+
 	if (pushed_back[0]) {
 		snprintf(buf, size, "%s", pushed_back);
 		pushed_back[0] = '\0';
 		return buf;
 	}
-	if (!script) {
+	if (fd < 0) {
 		const char *path = getenv("WATCH_SHIM_SCRIPT");
+		ssize_t n;
 
-		script = path ? fopen(path, "re") : NULL;
-		if (!script)
+		fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+		if (fd < 0)
 			abort();
+		while (len < sizeof(text) && (n = read(fd, text + len, sizeof(text) - len)) > 0)
+			len += (size_t)n;
+		if (len == sizeof(text))
+			abort(); /* a script this long is not one of ours */
 	}
 	do {
-		if (!fgets(buf, (int)size, script))
+		size_t end = pos, n;
+
+		if (pos >= len)
 			return NULL;
-		buf[strcspn(buf, "\n")] = '\0';
+		while (end < len && text[end] != '\n')
+			end++;
+		n = end - pos < size - 1 ? end - pos : size - 1;
+		memcpy(buf, text + pos, n);
+		buf[n] = '\0';
+		pos = end + 1;
 	} while (!buf[0] || buf[0] == '#');
 	return buf;
 }

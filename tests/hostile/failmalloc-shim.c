@@ -6,6 +6,11 @@
  *                        reallocarray (counted from 1) returns NULL, ENOMEM;
  *                        every other call succeeds
  *   FAILMALLOC_COUNT=F   at exit, the number of calls made is written to F
+ *   FAILMALLOC_NO_OPENAT2=1
+ *                        syscall(SYS_openat2) fails with ENOSYS, as on a
+ *                        kernel before 5.6 or under a seccomp filter that
+ *                        refuses it: the library's slower way of opening a
+ *                        device below the root (which allocates) runs
  * glibc's own functions (strdup, fopen, asprintf) call the malloc a program
  * defines, so their allocations are counted and fail too; what is allocated
  * once exit() began is not counted.
@@ -16,6 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdarg.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 extern void *__libc_malloc(size_t size);
@@ -23,7 +30,7 @@ extern void *__libc_calloc(size_t n, size_t size);
 extern void *__libc_realloc(void *p, size_t size);
 
 static unsigned long calls, fail_at;
-static int configured, exiting;
+static int configured, exiting, no_openat2;
 
 static void configure(void)
 {
@@ -31,6 +38,7 @@ static void configure(void)
 
 	configured = 1;
 	fail_at = at ? strtoul(at, NULL, 10) : 0;
+	no_openat2 = getenv("FAILMALLOC_NO_OPENAT2") != NULL;
 }
 
 /* Whether this call is the one that fails; none once the program exits. */
@@ -70,6 +78,30 @@ void *reallocarray(void *p, size_t n, size_t size)
 	}
 	return realloc(p, n * size);
 }
+
+#ifdef SYS_openat2
+/* Up to six arguments are passed on, as glibc's own syscall() does. */
+long syscall(long nr, ...)
+{
+	static long (*real)(long, ...);
+	long a[6];
+	va_list ap;
+
+	if (!configured)
+		configure();
+	if (nr == SYS_openat2 && no_openat2) {
+		errno = ENOSYS;
+		return -1;
+	}
+	va_start(ap, nr);
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	if (!real)
+		real = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
+	return real(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+#endif
 
 /*
  * What a program allocates once it called exit() (gcov writing its counters
