@@ -106,13 +106,13 @@ int device_new_indexed(struct sysdev *ctx, const char *devpath, struct sysdev_de
 /* Forget what was read on first use (the walk refills a lent device for its next node). */
 void device_reset_cache(struct sysdev_device *dev);
 /*
- * Whether @devpath is a device directory now (1: it holds a uevent file; 0:
+ * Whether @devpath is a device directory now (it holds a uevent file; false:
  * not, or gone), without classifying it: a class directory of thousands of
- * devices is not listed.  -ENOMEM.
+ * devices is not listed.  Opening a devpath allocates nothing, either way.
  */
-int devpath_is_device(struct sysdev *ctx, const char *devpath);
-/* Whether the directory @devpath is there now: 1, 0 (gone), or -ENOMEM. */
-int devpath_exists(struct sysdev *ctx, const char *devpath);
+bool devpath_is_device(struct sysdev *ctx, const char *devpath);
+/* Whether the directory @devpath is there now (false: gone). */
+bool devpath_exists(struct sysdev *ctx, const char *devpath);
 /* The parent's devpath without making the parent: 0, -ENOENT (none), or the lookup's error. */
 int device_get_parent_devpath(struct sysdev_device *dev, const char **ret);
 /*

@@ -242,26 +242,18 @@ int device_new_indexed(struct sysdev *ctx, const char *devpath, struct sysdev_de
 	return 0;
 }
 
-int devpath_is_device(struct sysdev *ctx, const char *devpath)
+bool devpath_is_device(struct sysdev *ctx, const char *devpath)
 {
-	int fd = open_devpath_fast(ctx, devpath);
-	bool yes;
+	_cleanup_close_ int fd = open_devpath_fast(ctx, devpath);
 
-	if (fd < 0)
-		return fd == -ENOMEM ? fd : 0;
-	yes = dir_has_uevent(fd);
-	close(fd);
-	return yes;
+	return fd >= 0 && dir_has_uevent(fd);
 }
 
-int devpath_exists(struct sysdev *ctx, const char *devpath)
+bool devpath_exists(struct sysdev *ctx, const char *devpath)
 {
-	int fd = open_devpath_fast(ctx, devpath);
+	_cleanup_close_ int fd = open_devpath_fast(ctx, devpath);
 
-	if (fd < 0)
-		return fd == -ENOMEM ? fd : 0;
-	close(fd);
-	return 1;
+	return fd >= 0;
 }
 
 int device_fd(struct sysdev_device *dev)
@@ -1186,12 +1178,8 @@ int device_new_from_message(struct sysdev *ctx, const struct uevent_message *msg
 		struct ancestry a;
 
 		/* gone already (a reader behind a storm): one failed open, not a walk */
-		kind = devpath_is_device(ctx, msg->devpath);
-		if (kind <= 0) {
-			if (kind == -ENOMEM)
-				return kind;
+		if (!devpath_is_device(ctx, msg->devpath))
 			goto done;
-		}
 		kind = classify_with_ancestry(ctx, msg->devpath, &a);
 		if (kind == -ENOMEM)
 			return kind;

@@ -582,8 +582,6 @@ static int place_from_message(struct sysdev_monitor *m, struct sysdev_device *de
 			kind = 0;
 		} else {
 			kind = devpath_is_device(m->ctx, path);
-			if (kind < 0)
-				return kind;
 			if (kind == 0) {
 				/* no memory for the copy: only the next look is not saved */
 				free(m->not_device);
@@ -634,7 +632,6 @@ static int look_for_gone_dir(struct sysdev_monitor *m, const char *devpath)
 {
 	_cleanup_free_ char *dir = NULL;
 	char *slash;
-	int r;
 
 	if (!m->batch || m->gone_looked)
 		return 0; /* no batch (udevd's events, a caller's messages): no memo */
@@ -648,12 +645,11 @@ static int look_for_gone_dir(struct sysdev_monitor *m, const char *devpath)
 	*slash = '\0';
 	if (strcmp(dir, "/devices") == 0)
 		return 0;
-	r = devpath_exists(m->ctx, dir);
-	if (r == 0) {
+	if (!devpath_exists(m->ctx, dir)) {
 		free(m->gone_dir);
 		m->gone_dir = TAKE_PTR(dir);
 	}
-	return r < 0 ? r : 0;
+	return 0;
 }
 
 /*
