@@ -111,38 +111,20 @@ static int add_link(int rootfd, struct links *l, const char *list)
  * resolved inside the root as libudev follows them in /sys), sorted,
  * dotfiles left out.
  */
-static int list_dir(int rootfd, const char *dir, char ***names, size_t *n)
+static int list_dir(int rootfd, const char *dir, struct dir_list *l)
 {
-	struct dir_list l = {0};
 	struct in_root r;
 	int fd, err;
 
-	*names = NULL;
-	*n = 0;
 	err = in_root_resolve(rootfd, NULL, dir, IN_ROOT_OPEN_DIR, &r);
 	fd = r.fd;
 	r.fd = -1;
 	in_root_free(&r);
 	if (err < 0)
 		return err;
-	err = dir_list_read(&l, fd, DIR_LIST_NO_HIDDEN);
+	err = dir_list_read(l, fd, DIR_LIST_NO_HIDDEN);
 	close(fd);
-	if (err == 0) {
-		*names = dir_list_names(&l);
-		if (*names)
-			*n = l.n;
-		else
-			err = -ENOMEM;
-	}
-	dir_list_free(&l);
 	return err;
-}
-
-static void free_names(char **names, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
 }
 
 /*
@@ -151,31 +133,35 @@ static void free_names(char **names, size_t n)
  */
 static int scan_lists(int rootfd, struct links *l, const char *base, const char *sub)
 {
-	char **outer, **inner;
-	size_t nouter, ninner;
+	struct dir_list outer = {0}, inner = {0};
 	int err;
 
-	err = list_dir(rootfd, base, &outer, &nouter);
-	if (err == -ENOENT)
-		return 0;
-	if (err < 0)
-		return err;
-	for (size_t i = 0; i < nouter && err >= 0; i++) {
+	err = list_dir(rootfd, base, &outer);
+	if (err < 0) {
+		dir_list_free(&outer);
+		return err == -ENOENT ? 0 : err;
+	}
+	for (size_t i = 0; i < outer.n && err >= 0; i++) {
 		char dir[PATH_MAX];
+		int r;
 
-		snprintf(dir, sizeof(dir), "%s/%s%s%s", base, outer[i], sub ? "/" : "",
+		snprintf(dir, sizeof(dir), "%s/%s%s%s", base, outer.v[i].name, sub ? "/" : "",
 			 sub ? sub : "");
-		if (list_dir(rootfd, dir, &inner, &ninner) < 0)
-			continue; /* not a directory (or no devices/): libudev skips it too */
-		for (size_t j = 0; j < ninner && err >= 0; j++) {
+		/* not a directory (or no devices/): libudev skips it too; not for want of memory */
+		r = list_dir(rootfd, dir, &inner);
+		if (r < 0) {
+			err = r == -ENOMEM ? r : 0;
+			continue;
+		}
+		for (size_t j = 0; j < inner.n && err >= 0; j++) {
 			char list[PATH_MAX * 2];
 
-			snprintf(list, sizeof(list), "/%s/%s", dir, inner[j]);
+			snprintf(list, sizeof(list), "/%s/%s", dir, inner.v[j].name);
 			err = add_link(rootfd, l, list);
 		}
-		free_names(inner, ninner);
 	}
-	free_names(outer, nouter);
+	dir_list_free(&inner);
+	dir_list_free(&outer);
 	return err;
 }
 
@@ -257,17 +243,16 @@ int collect_lists(int rootfd, struct links *l)
 	if (err >= 0 && lstat_below(rootfd, "class/block", &st) < 0 &&
 	    lstat_below(rootfd, "block", &st) == 0) {
 		/* old kernels: block devices are listed in S/block */
-		char **names;
-		size_t n;
+		struct dir_list names = {0};
 
-		err = list_dir(rootfd, "block", &names, &n);
-		for (size_t i = 0; i < n && err >= 0; i++) {
+		err = list_dir(rootfd, "block", &names);
+		for (size_t i = 0; err >= 0 && i < names.n; i++) {
 			char list[PATH_MAX];
 
-			snprintf(list, sizeof(list), "/block/%s", names[i]);
+			snprintf(list, sizeof(list), "/block/%s", names.v[i].name);
 			err = add_link(rootfd, l, list);
 		}
-		free_names(names, n);
+		dir_list_free(&names);
 	}
 	if (err >= 0 && l->n)
 		qsort(l->v, l->n, sizeof(*l->v), cmp_link);
