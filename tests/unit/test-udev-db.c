@@ -450,6 +450,21 @@ static void test_beside_root(void **state)
 	snprintf(path, sizeof(path), "%s/run/udev", top);
 	assert_string_equal(sysdev_get_udev_db(ctx), path);
 	sysdev_unref(ctx);
+	/* a root whose last component is "." or "..": the path is kept as given,
+	 * and names the same directory (TOP/sys/./../run/udev is TOP/run/udev) */
+	for (int i = 0; i < 2; i++) {
+		char want[4096], *got;
+
+		snprintf(path, sizeof(path), i ? "%s/sys/devices/.." : "%s/sys/.", top);
+		assert_int_equal(sysdev_new(path, &ctx), 0);
+		assert_non_null(sysdev_get_udev_db(ctx));
+		snprintf(want, sizeof(want), "%s/run/udev", top);
+		got = realpath(sysdev_get_udev_db(ctx), NULL);
+		assert_non_null(got);
+		assert_string_equal(got, want);
+		free(got);
+		sysdev_unref(ctx);
+	}
 	tree_free(top);
 }
 
