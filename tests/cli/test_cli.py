@@ -306,6 +306,14 @@ def main():
                     st["runtime_status"]["bus"] == bus, f"{st['runtime_status']['bus']} vs {bus}")
             r = run()
             C.check("live /sys: default tree exits 0", r.returncode == 0, r.stderr)
+            # on sysfs itself (found by its magic number) the walk does not enter
+            # attribute groups it does not show: every directory it read is a node
+            r = run("--json")
+            doc = json.loads(r.stdout)
+            shown = len(json_nodes(doc))
+            C.check("live /sys: the default walk reads only the directories it shows "
+                    "(no power/, queue/)", doc["walk"]["directories"] == shown,
+                    f"{doc['walk']['directories']} read, {shown} shown")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return C.summary()
