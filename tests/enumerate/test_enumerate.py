@@ -146,6 +146,11 @@ def main():
         art = os.path.join(tmp, "art")
         os.mkdir(art)
         T.article(art)
+        # a class's attribute among its entries, as the kernel's S/class/firmware/timeout:
+        # a regular file, no device (the unlinked match reads past it)
+        os.makedirs(os.path.join(art, "class", "firmware"), exist_ok=True)
+        with open(os.path.join(art, "class", "firmware", "timeout"), "w") as f:
+            f.write("60\n")
         for root in (art, trees["qemu-q35"]):
             devs = devices(root)
             tag = "article" if root == art else "q35"
