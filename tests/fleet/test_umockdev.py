@@ -212,6 +212,12 @@ def check_kinds(tmp):
     C.check("kinds: the recording imports into an existing empty directory, links and all",
             rc == 0 and os.path.islink(os.path.join(made, "bus/mine/devices/linked"))
             and os.path.islink(os.path.join(made, "class/pci/classed")), err)
+    # a recording that is not there: said in one line, nothing made
+    gone = os.path.join(tmp, "kinds-gone")
+    rc, _, err = T.run3([FIXTURE, "import", os.path.join(tmp, "no-such.umockdev"), gone])
+    C.check("a missing recording: exit 1, 'cannot open' and ENOENT in one line, no tree made",
+            rc == 1 and len(err.strip().splitlines()) == 1 and "cannot open" in err
+            and "ENOENT" in err and not os.path.lexists(gone), err)
     blob = os.path.join(dest, "devices/.hidden/blob")
     C.check("kinds: an H: attribute is its hex digits' bytes (48656C6c6F00FF: Hello, NUL, 0xff)",
             os.path.isfile(blob) and open(blob, "rb").read() == b"Hello\x00\xff")
