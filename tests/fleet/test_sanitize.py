@@ -31,6 +31,10 @@ TREE, FIXTURE = sys.argv[1:3]
 
 MAC = "0a:1b:2c:3d:4e:5f"
 MAC2 = "AA:BB:CC:11:22:33"
+MAC_WLAN = "00:1e:c2:aa:bb:cc"  # in a wlx name (a Wi-Fi adapter's, named from its MAC)
+MAC_WWAN = "00:21:6a:11:22:33"  # in a wwx name (a modem's)
+# a name of the same shape that holds no MAC (tap + 12 hex digits): kept
+TAP = "tap0123456789ab"
 SERIAL = "SN4711PLANTEDXYZ"
 DMI_SERIAL = "PLANTED-DMI-SERIAL-99"
 NVME_EUI = "eui.0025388b91c4e6a2"
@@ -53,7 +57,7 @@ def forms(value):
     return {f for f in out if len(f) >= 6}
 
 
-PLANTED = [MAC, MAC2, SERIAL, DMI_SERIAL, NVME_EUI, NGUID, NVME_UUID, DMI_UUID, WWID, PORT_NAME,
+PLANTED = [MAC, MAC2, MAC_WLAN, MAC_WWAN, SERIAL, DMI_SERIAL, NVME_EUI, NGUID, NVME_UUID, DMI_UUID, WWID, PORT_NAME,
            UNIQ, WMI_GUID, VPD_SERIAL, EUI64]
 
 
@@ -70,6 +74,12 @@ def plant(root):
     T.Tree(root).file(net[1:] + "/address", MAC + "\n")
     T.Tree(root).file(net[1:] + "/perm_addr", MAC.upper() + "\n")
     T.Tree(root).file(net[1:] + "/broadcast", "ff:ff:ff:ff:ff:ff\n")
+    for prefix, mac, idx in (("wlx", MAC_WLAN, 3), ("wwx", MAC_WWAN, 4)):
+        name = prefix + mac.replace(":", "")
+        T.Tree(root).device(pci + "/net/" + name, "class:net", None,
+                            "INTERFACE=%s\nIFINDEX=%d\n" % (name, idx))
+    T.Tree(root).device("/devices/virtual/net/" + TAP, "class:net", None,
+                        "INTERFACE=%s\nIFINDEX=5\n" % TAP)
     bt = "/devices/virtual/bluetooth/hci0"
     T.Tree(root).device(bt, "class:bluetooth", None, "DEVTYPE=host\n")
     T.Tree(root).file(bt[1:] + "/address", MAC2 + "\n")
@@ -221,6 +231,10 @@ def main():
                 product = open(os.path.join(usb, "product")).read().strip()
                 C.check(label + ": a serial inside other text becomes the serial's placeholder",
                         product == "Widget " + serial and serial != SERIAL, (serial, product))
+                C.check(label + ": a name shaped like enx<MAC> that is none (%s) is kept" % TAP,
+                        os.path.isdir(os.path.join(tree, "devices/virtual/net", TAP)),
+                        sorted(os.listdir(os.path.join(tree, "devices/virtual/net")))
+                        if os.path.isdir(os.path.join(tree, "devices/virtual/net")) else None)
                 C.check(label + ": files without identifiers are kept",
                         open(os.path.join(tree, "devices/virtual/dmi/id/product_name")).read()
                         == "Standard PC\n"
