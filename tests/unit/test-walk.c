@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <grp.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <sys/sysmacros.h>
 
 #include <setjmp.h>
@@ -588,6 +591,71 @@ static void test_entries(void **state)
 	sysdev_unref(ctx);
 }
 
+/* The error of the node "locked", in *data. */
+static int locked_error(struct sysdev_node *node, void *data)
+{
+	const char *devpath = sysdev_node_get_devpath(node);
+	size_t n = strlen(devpath);
+
+	if (n >= 7 && strcmp(devpath + n - 7, "/locked") == 0)
+		*(int *)data = sysdev_node_get_error(node);
+	return 0;
+}
+
+/*
+ * A directory this user may search but not list (0111) is counted unreadable,
+ * whatever descriptor it is opened at: a program that closed its standard
+ * input gets 0 for it.  Run as nobody (root lists every directory).
+ */
+static void test_unlistable_at_fd0(void **state)
+{
+	char *root = tree_new(), path[4096];
+	pid_t pid;
+	int status;
+
+	(void)state;
+	tree_device(root, "/devices/platform/locked", "bus:platform", NULL, "");
+	tree_device(root, "/devices/platform/locked/inner", "bus:platform", NULL, "");
+	assert_int_equal(chmod(root, 0755), 0);
+	snprintf(path, sizeof(path), "%s/devices/platform/locked", root);
+	assert_int_equal(chmod(path, 0111), 0); /* search only, for its owner too */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct sysdev_walker *w;
+		struct sysdev *ctx;
+		int error = 1;
+
+		if (geteuid() == 0 &&
+		    (setgroups(0, NULL) < 0 || setresgid(65534, 65534, 65534) < 0 ||
+		     setresuid(65534, 65534, 65534) < 0))
+			_exit(3);
+		if (sysdev_new(root, &ctx) < 0 ||
+		    sysdev_walker_new(ctx, "/devices/platform", &w) < 0)
+			_exit(4);
+		if (sysdev_walker_set_flags(w, SYSDEV_WALK_ERRORS) < 0 ||
+		    sysdev_walker_set_callbacks(w, locked_error, NULL, &error) < 0)
+			_exit(4);
+		close(0);
+		if (sysdev_walker_run(w) < 0)
+			_exit(5);
+		/* what kept it from being listed: permission, as for any other descriptor */
+		if (error != -EACCES)
+			_exit(8);
+		if (sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_UNREADABLE) != 1)
+			_exit(6);
+		/* locked is a device; inner cannot be found (no listing) */
+		if (sysdev_walker_get_count(w, SYSDEV_WALK_COUNT_DEVICES) != 1)
+			_exit(7);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(chmod(path, 0755), 0);
+	tree_free(root);
+}
+
 #include "unit-main.h"
 
 int main(int argc, char **argv)
@@ -597,7 +665,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_start_and_depth), cmocka_unit_test(test_skip_and_stop),
 	    cmocka_unit_test(test_siblings),	    cmocka_unit_test(test_context),
 	    cmocka_unit_test(test_explain),	    cmocka_unit_test(test_walker),
-	    cmocka_unit_test(test_entries),
+	    cmocka_unit_test(test_entries),	    cmocka_unit_test(test_unlistable_at_fd0),
 	};
 
 	return UNIT_MAIN(tests, setup, teardown);
