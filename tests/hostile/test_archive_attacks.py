@@ -135,6 +135,14 @@ def case_dir_link(a, base):
     # the importer still works into a plain directory
     rc, _, err = T.run3([a.fixture, "import", rec, os.path.join(base, "plain")])
     C.check("import into a plain new directory: exit 0", rc == 0, err)
+    # an archive that is not there: said in one line, nothing made
+    for argv in (["unpack", os.path.join(base, "none.sysfs"), os.path.join(base, "none-out")],
+                 ["check", os.path.join(base, "none.sysfs")]):
+        rc, _, err = T.run3([a.fixture] + argv)
+        C.check("%s of a missing archive: exit 1, 'cannot open' and ENOENT in one line, "
+                "nothing made" % argv[0],
+                rc == 1 and len(lines(err)) == 1 and "cannot open" in err and "ENOENT" in err
+                and not os.path.lexists(os.path.join(base, "none-out")), err)
 
 
 # ---- issue 18 item 10: the reader's rules when writing -------------------------

@@ -88,6 +88,7 @@ CASES = {
         ([TREE, "--root", "{root}", "-l", "-s", "leds", "-s", "i2c"], NO_OPENAT2),
         [TREE, "--root", "{root}", "--properties"],
         [TREE, "--root", "{root}", "--properties", I2CDEV, LED],
+        [TREE, "--root", "{root}", "--properties", "-s", "leds", "-s", "i2c-dev"],
         ([TREE, "--root", "{root}", "--properties", I2CDEV], NO_OPENAT2),
         [TREE, "--root", "{root}", "-l", "--tag", "uaccess", "--initialized-match",
          "-o", "+SYMLINKS,TAGS,INITIALIZED,SERIAL,ID_PATH"],
