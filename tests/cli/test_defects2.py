@@ -171,6 +171,31 @@ def ambiguous_options():
             r.stderr)
 
 
+def refused_as_spelled():
+    """An option the mode does not take is refused under the name it was
+    given: several options share one flag inside (the four --*-nomatch,
+    --initialized-match and -nomatch, -o and -O), and a message that named
+    another would send the user looking for an option they never typed."""
+    for given, named in ((["--subsystem-nomatch", "block"], "--subsystem-nomatch"),
+                         (["--driver-nomatch", "x"], "--driver-nomatch"),
+                         (["--sysname-nomatch", "x"], "--sysname-nomatch"),
+                         (["--nomatch", "A=B"], "--nomatch"),
+                         (["--initialized-nomatch"], "--initialized-nomatch"),
+                         (["--initialized-match"], "--initialized-match"),
+                         (["-s", "block"], "-s"), (["--subsystem=block"], "--subsystem"),
+                         (["-O"], "-O"), (["--output-all"], "--output-all"),
+                         (["-o", "DEVPATH"], "-o"), (["-x", "DEVPATH"], "-x"),
+                         (["--export"], "--export"), (["--value"], "--value"),
+                         (["--property", "X"], "--property"), (["--unlinked"], "--unlinked"),
+                         (["--all", "--attrs"], "--all")):
+        r = run("--list-columns", *given)
+        err = r.stderr.decode()
+        first = err.splitlines()[0] if err else ""
+        C.check("--list-columns %s: refused as %s" % (" ".join(given), named),
+                r.returncode == 2 and first == "sysdev-tree: %s: cannot be used with "
+                "--list-columns" % named, "exit %d, %r" % (r.returncode, err))
+
+
 # 23 ------------------------------------------------------------------------
 def grammar(tmp):
     """One of a thing is singular, a kind that begins with a vowel takes "an":
@@ -454,7 +479,7 @@ def synopsis_modes():
                 m in starts and m in help_text, starts)
 
 
-CHECKS = [synopsis_modes, list_widths, tree_columns, attrs_page, parents_module, diff_all, write_errors, grammar, format_without_mode, ambiguous_options]
+CHECKS = [synopsis_modes, list_widths, tree_columns, attrs_page, parents_module, diff_all, write_errors, grammar, format_without_mode, ambiguous_options, refused_as_spelled]
 
 
 def main():

@@ -173,35 +173,26 @@ static bool warn_ambiguous(const struct option *longopts, const char *arg)
 	return true;
 }
 
-static const char *const given_names[] = {"--root",
-					  "--json",
-					  "--all",
-					  "--attrs",
-					  "--power",
-					  "--depth",
-					  "--subsystem",
-					  "START",
-					  "--format",
-					  "--output",
-					  "--list",
-					  "--raw",
-					  "--pairs",
-					  "--noheadings",
-					  "--ascii",
-					  "--driver",
-					  "--sysname",
-					  "--match",
-					  "--unlinked",
-					  "--export",
-					  "--tag",
-					  "--initialized-match",
-					  "--udev",
-					  "--properties",
-					  "--receive-buffer",
-					  "--nomatch",
-					  "--sort",
-					  "--width",
-					  "--property"};
+/* The GIVEN_* bits (options.h): GIVEN_PROPERTY is the last. */
+enum { GIVEN_BITS = 29 };
+_Static_assert(GIVEN_PROPERTY == 1u << (GIVEN_BITS - 1), "GIVEN_BITS follows options.h");
+
+/*
+ * How each GIVEN_* bit was first spelled on the command line ("--subsystem-nomatch",
+ * "-s"), for the message that refuses it: one bit stands for several options.
+ */
+static void note_spelling(char (*spelled)[48], unsigned added, const struct option *longopts,
+			  int longindex, int c)
+{
+	for (unsigned b = 0; b < GIVEN_BITS; b++) {
+		if (!(added & (1u << b)) || spelled[b][0])
+			continue;
+		if (longindex >= 0)
+			snprintf(spelled[b], sizeof(spelled[b]), "--%s", longopts[longindex].name);
+		else
+			snprintf(spelled[b], sizeof(spelled[b]), "-%c", c);
+	}
+}
 
 /* A mode in a message: its option, or "the tree". */
 static const char *mode_name(const struct mode *m)
@@ -226,8 +217,9 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 	bool output_all = false;
 	enum color_mode color = COLOR_AUTO;
 	struct stat st;
-	int c, modes_given = 0, cur = 1;
-	unsigned given = 0, accepts;
+	int c, modes_given = 0, cur = 1, longindex;
+	unsigned given = 0, before = 0, accepts;
+	char spelled[GIVEN_BITS][48] = {{0}};
 	bool diff = false, properties_given = false;
 
 	/*
@@ -250,8 +242,9 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 	}
 	/* our own messages: getopt's start with argv[0], a full path when run so */
 	opterr = 0;
-	while ((cur = optind,
-		c = getopt_long(argc, argv, ":JaApd:s:E:Sho:lrPniVOx:w:", longopts, NULL)) != -1) {
+	while ((cur = optind, longindex = -1, before = given,
+		c = getopt_long(argc, argv, ":JaApd:s:E:Sho:lrPniVOx:w:", longopts, &longindex)) !=
+	       -1) {
 		switch (c) {
 		case ':':
 		case '?': {
@@ -532,6 +525,7 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 			fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
 			return EXIT_USAGE;
 		}
+		note_spelling(spelled, given & ~before, longopts, longindex, c);
 	}
 	/* their 1 says "different", as diff(1)'s: what could not be compared is 2 */
 	if (m == MODE_DIFF || m == MODE_CHECK_UDEV)
@@ -546,6 +540,8 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 			want_arg = NULL;
 		o->watch_properties = true;
 		given |= GIVEN_PROPERTIES;
+		snprintf(spelled[__builtin_ctz(GIVEN_PROPERTIES)], sizeof(spelled[0]),
+			 "--properties");
 	}
 	if (modes_given > 1) {
 		warnx_(NULL,
@@ -616,14 +612,13 @@ int options_parse(int argc, char **argv, const struct option *longopts, const st
 	if (accepts & GIVEN_JSON)
 		accepts |=
 		    GIVEN_FORMAT; /* --format=json is --json, --format=text the plain output */
-	for (unsigned i = 0; i < sizeof(given_names) / sizeof(given_names[0]); i++) {
+	for (unsigned i = 0; i < GIVEN_BITS; i++) {
 		if ((given & (1u << i)) && !(accepts & (1u << i))) {
 			if (1u << i == GIVEN_START)
 				warnx_(o->start, "unexpected argument: %s takes no START",
 				       modes[m].name);
 			else
-				warnx_(given_names[i], "cannot be used with %s",
-				       mode_name(&modes[m]));
+				warnx_(spelled[i], "cannot be used with %s", mode_name(&modes[m]));
 			fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
 			return EXIT_USAGE;
 		}
