@@ -101,6 +101,7 @@ CASES = {
         [TREE, "--diff", "{archive}", "{root}", "--attrs"],
         ([TREE, "--root", "{root}", "--watch"], WATCH_ENV),
         ([TREE, "--root", "{root}", "--watch"], dict(WATCH_ENV, **NO_OPENAT2)),
+        ([TREE, "--root", "{root}", "--watch", "--tag", "uaccess", "-s", "i2c-dev"], WATCH_ENV),
     ],
     "fixture": [
         [FIXTURE, "pack", "{root}"],
