@@ -171,6 +171,19 @@ def ambiguous_options():
             r.stderr)
 
 
+def start_is_a_file(tmp):
+    """A START that is a file says so, and where a directory was expected."""
+    root = os.path.join(tmp, "start-file")
+    r = subprocess.run([FIXTURE, "unpack", ARTICLE, root], capture_output=True)
+    C.check("the article unpacks", r.returncode == 0, r.stderr)
+    start = CLIENT + "/uevent"
+    r = run("--root", root, start)
+    C.check("START a file: exit 1 and one line naming it and the root's devices/",
+            r.returncode == 1 and r.stderr.decode().splitlines() ==
+            ["sysdev-tree: %s: a file, not a directory: expected a directory under "
+             "%s/devices (ENOTDIR)" % (start, root)], r.stderr)
+
+
 def refused_as_spelled():
     """An option the mode does not take is refused under the name it was
     given: several options share one flag inside (the four --*-nomatch,
@@ -479,7 +492,7 @@ def synopsis_modes():
                 m in starts and m in help_text, starts)
 
 
-CHECKS = [synopsis_modes, list_widths, tree_columns, attrs_page, parents_module, diff_all, write_errors, grammar, format_without_mode, ambiguous_options, refused_as_spelled]
+CHECKS = [synopsis_modes, list_widths, tree_columns, attrs_page, parents_module, diff_all, write_errors, grammar, format_without_mode, ambiguous_options, refused_as_spelled, start_is_a_file]
 
 
 def main():

@@ -36,6 +36,7 @@ MAC_WWAN = "00:21:6a:11:22:33"  # in a wwx name (a modem's)
 # a name of the same shape that holds no MAC (tap + 12 hex digits): kept
 TAP = "tap0123456789ab"
 SERIAL = "SN4711PLANTEDXYZ"
+SHORT_SERIAL = "K7Q2X9"  # a serial shorter than a MAC's 17 bytes: an identifier all the same
 DMI_SERIAL = "PLANTED-DMI-SERIAL-99"
 NVME_EUI = "eui.0025388b91c4e6a2"
 NGUID = "002538b9a1b2c3d4e5f6a7b8c9d0e1f2"
@@ -57,7 +58,7 @@ def forms(value):
     return {f for f in out if len(f) >= 6}
 
 
-PLANTED = [MAC, MAC2, MAC_WLAN, MAC_WWAN, SERIAL, DMI_SERIAL, NVME_EUI, NGUID, NVME_UUID, DMI_UUID, WWID, PORT_NAME,
+PLANTED = [MAC, MAC2, MAC_WLAN, MAC_WWAN, SERIAL, SHORT_SERIAL, DMI_SERIAL, NVME_EUI, NGUID, NVME_UUID, DMI_UUID, WWID, PORT_NAME,
            UNIQ, WMI_GUID, VPD_SERIAL, EUI64]
 
 
@@ -87,6 +88,9 @@ def plant(root):
     T.Tree(root).device(usb, "bus:usb", "usb", "PRODUCT=46d/c52b/1201\nDEVTYPE=usb_device\n")
     T.Tree(root).file(usb[1:] + "/serial", SERIAL + "\n")
     T.Tree(root).file(usb[1:] + "/product", "Widget " + SERIAL + "\n")  # the serial inside other text
+    usb2 = pci + "/usb1/1-2"
+    T.Tree(root).device(usb2, "bus:usb", "usb", "PRODUCT=1d50/6089/100\nDEVTYPE=usb_device\n")
+    T.Tree(root).file(usb2[1:] + "/serial", SHORT_SERIAL + "\n")
     inp = usb + "/input/input7"
     T.Tree(root).device(inp, "class:input", None,
                   'PRODUCT=3/46d/c52b/111\nNAME="Widget"\nPHYS="usb-0000:00:03.0-1/input0"\n'
