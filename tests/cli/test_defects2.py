@@ -169,6 +169,20 @@ def ambiguous_options():
     r = run("--bogus")
     C.check("--bogus is unknown", r.returncode == 2 and b"unknown option" in r.stderr,
             r.stderr)
+    # an unknown letter in a bundle is named alone, as getopt names it
+    r = run("-lZ")
+    C.check("-lZ: the unknown option is -Z", r.returncode == 2 and r.stderr.decode().startswith(
+        "sysdev-tree: -Z: unknown option"), r.stderr)
+
+
+def capture_dir_cannot_be_made(tmp):
+    """--capture into a directory whose parent is not there: one line, exit 1."""
+    where = os.path.join(tmp, "no-such-parent", "cap")
+    r = run("--root", ARTICLE, "--capture", where)
+    C.check("--capture DIR without its parent: exit 1, 'cannot create the directory' and ENOENT",
+            r.returncode == 1 and r.stderr.decode().splitlines() ==
+            ["sysdev-tree: %s: cannot create the directory: no such file or directory (ENOENT)"
+             % where], r.stderr)
 
 
 def start_is_a_file(tmp):
@@ -492,7 +506,7 @@ def synopsis_modes():
                 m in starts and m in help_text, starts)
 
 
-CHECKS = [synopsis_modes, list_widths, tree_columns, attrs_page, parents_module, diff_all, write_errors, grammar, format_without_mode, ambiguous_options, refused_as_spelled, start_is_a_file]
+CHECKS = [synopsis_modes, list_widths, tree_columns, attrs_page, parents_module, diff_all, write_errors, grammar, format_without_mode, ambiguous_options, refused_as_spelled, start_is_a_file, capture_dir_cannot_be_made]
 
 
 def main():
