@@ -311,19 +311,13 @@ static bool str_any(const struct strv *strs, const char *s)
 	return false;
 }
 
-/* @r, noting in *@err that memory ran out (which no match may take for "no"). */
-static int noted(int *err, int r)
+/* @r (an answer or a length), noting in *@err that memory ran out (which no match may take for
+ * "no"). */
+static ssize_t noted(int *err, ssize_t r)
 {
 	if (r == -ENOMEM)
-		*err = r;
-	return r;
-}
-
-static ssize_t noted_len(int *err, ssize_t len)
-{
-	if (len == -ENOMEM)
 		*err = -ENOMEM;
-	return len;
+	return r;
 }
 
 /* A string field of @dev, NULL where it has none (or it could not be read). */
@@ -423,9 +417,8 @@ static int device_fields_match(struct sysdev_enumerator *e, struct sysdev_device
 	/* libudev's nomatch_sysattr: any attribute that matches leaves the device out */
 	for (size_t i = 0; i < e->nomatch_sysattrs.n; i++) {
 		char buf[4097];
-		ssize_t len =
-		    noted_len(err, sysdev_device_read_attribute(dev, e->nomatch_sysattrs.v[i].key,
-								buf, sizeof(buf)));
+		ssize_t len = noted(err, sysdev_device_read_attribute(
+					     dev, e->nomatch_sysattrs.v[i].key, buf, sizeof(buf)));
 
 		if (len >= 0 && (!e->nomatch_sysattrs.v[i].glob ||
 				 fnmatch(e->nomatch_sysattrs.v[i].glob, buf, 0) == 0))
@@ -433,7 +426,7 @@ static int device_fields_match(struct sysdev_enumerator *e, struct sysdev_device
 	}
 	for (size_t i = 0; i < e->sysattrs.n; i++) {
 		char buf[4097];
-		ssize_t len = noted_len(
+		ssize_t len = noted(
 		    err, sysdev_device_read_attribute(dev, e->sysattrs.v[i].key, buf, sizeof(buf)));
 
 		if (len < 0)
@@ -446,8 +439,8 @@ static int device_fields_match(struct sysdev_enumerator *e, struct sysdev_device
 		char buf[4097];
 
 		if (!v) {
-			if (noted_len(err, sysdev_device_read_attribute(dev, e->values.v[i].key,
-									buf, sizeof(buf))) < 0)
+			if (noted(err, sysdev_device_read_attribute(dev, e->values.v[i].key, buf,
+								    sizeof(buf))) < 0)
 				return 0;
 			v = buf;
 		}

@@ -31,15 +31,8 @@ void warnx_(const char *what, const char *fmt, ...) __attribute__((format(printf
  * shown as absent.
  */
 _Noreturn void exit_out_of_memory(void);
-/* @r, after exit_out_of_memory() when it is -ENOMEM. */
-static inline int oom_check(int r)
-{
-	if (r == -ENOMEM)
-		exit_out_of_memory();
-	return r;
-}
-/* The same for a length that may be a negative errno. */
-static inline ssize_t oom_check_ssize(ssize_t r)
+/* @r (an answer or a length), after exit_out_of_memory() when it is -ENOMEM. */
+static inline ssize_t oom_check(ssize_t r)
 {
 	if (r == -ENOMEM)
 		exit_out_of_memory();

@@ -23,8 +23,7 @@ static void device_attributes(struct jw *w, struct sysdev_device *dev)
 	}
 	/* the list ends with -ENOENT; no memory for it is no end */
 	for (size_t i = 0; oom_check(sysdev_device_get_attribute_at(dev, i, &name)) == 0; i++) {
-		ssize_t len =
-		    oom_check_ssize(sysdev_device_read_attribute(dev, name, buf, sizeof(buf)));
+		ssize_t len = oom_check(sysdev_device_read_attribute(dev, name, buf, sizeof(buf)));
 
 		if (w) {
 			jw_key(w, name);
@@ -84,7 +83,7 @@ static int group_enter(struct sysdev_node *node, void *data)
 			continue;
 		if ((size_t)snprintf(path, sizeof(path), "%s/%s", group, name) >= sizeof(path))
 			continue;
-		len = oom_check_ssize(sysdev_device_read_attribute(g->dev, path, buf, sizeof(buf)));
+		len = oom_check(sysdev_device_read_attribute(g->dev, path, buf, sizeof(buf)));
 		if (g->w) {
 			jw_key(g->w, name);
 			attr_value_jw(g->w, buf, len);
