@@ -9,6 +9,7 @@ usage: test_columns.py SYSDEV_TREE SYSDEV_FIXTURE FIXTURES_DIR
 import fnmatch
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -370,12 +371,28 @@ def hand_tree(root):
         f.write(b"DRIVER=x\nFOO=bar baz\n")
 
 
+def hwdb_opened_once(root):
+    """The hwdb is opened once for a run, however many modaliases it looks up."""
+    if not shutil.which("strace"):
+        return C.fail("strace is installed (the hwdb's opens are counted with it)")
+    with tempfile.NamedTemporaryFile(prefix="sysdev-strace.") as f:
+        subprocess.run(["strace", "-f", "-e", "trace=open,openat", "-o", f.name, TOOL,
+                        "--root", root, "-l", "-o", "DEVPATH,VENDOR,MODEL"],
+                       capture_output=True, timeout=300)
+        opened = [ln for ln in f.read().decode("utf-8", "replace").splitlines()
+                  if 'hwdb.bin"' in ln and "= -1" not in ln]
+    wanted = sum(1 for d, _, files in os.walk(root) if "modalias" in files)
+    check("-o VENDOR,MODEL over %d modaliases opens the hwdb once" % wanted,
+          wanted >= 2 and len(opened) == 1, opened)
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="sysdev-cols.")
     root = os.path.join(tmp, "hand")
     hand_tree(root)
     model = Model(root)
     check_columns("hand", root, model)
+    hwdb_opened_once(root)
 
     # escaping of every kind of byte, against the hand-made name
     odd = [d for d in model.order if "a b" in d][0]

@@ -430,6 +430,13 @@ def shapes(tmp):
     t.file("devices/usb1/targetname", "iqn.2003-01.org.example:shape1\n")
     t.device("/devices/usb2", "bus:usb", None, "DEVTYPE=usb_device\n")
     t.file("devices/usb2/wwid", "nvme.1b36-31323334-51454d55-00000001\n")
+    # a GUID's shape whose first character is not a hex digit is no GUID: an all-zero
+    # GUID says nothing and stays, this one is an identifier like any other
+    t.file("devices/usb2/port_guid", "x000:0000:0000:0000\n")
+    t.file("devices/usb2/node_guid", "0000:0000:0000:0000\n")
+    # a serial of 4 characters, too short to be searched for in other files, is still
+    # replaced where it is the whole of an identifier file
+    t.file("devices/usb2/serial", "Q7X2\n")
     # addresses that say nothing about a machine: kept as they are
     t.file("devices/usb1/nothing", "255.255.255.255 0.0.0.0 127.0.0.1\n")
     # a binary file that holds no identifier: kept as it is, and not counted
@@ -468,12 +475,20 @@ def shapes(tmp):
     iqn = open(os.path.join(usb, "targetname")).read().strip()
     C.check("shapes: an iqn. name keeps iqn. and is SANITIZED with a counter",
             re.fullmatch(r"iqn\.SANITIZED\d{4}", iqn) is not None, iqn)
+    guid = open(os.path.join(tree, "devices/usb2/port_guid")).read().strip()
+    C.check("shapes: x000:0000:0000:0000, not a GUID (x is no hex digit), is SANITIZED",
+            re.fullmatch(r"SANITIZED\d{4}", guid) is not None, guid)
+    serial = open(os.path.join(tree, "devices/usb2/serial")).read()
+    C.check("shapes: a serial of 4 characters is SANITIZED as a whole file",
+            re.fullmatch(r"SANITIZED\d{4}\n", serial) is not None, serial)
+    C.check("shapes: the all-zero GUID is kept",
+            open(os.path.join(tree, "devices/usb2/node_guid")).read() == "0000:0000:0000:0000\n")
     C.check("shapes: the broadcast, unspecified and loopback addresses are kept",
             open(os.path.join(usb, "nothing")).read() == "255.255.255.255 0.0.0.0 127.0.0.1\n")
     C.check("shapes: the binary file without an identifier is kept byte for byte",
             open(os.path.join(usb, "raw"), "rb").read() == b"\x00\x01\x02 nothing to hide\x00")
-    C.check("shapes: the summary counts the 6 rewritten files only (not the kept binary one)",
-            "6 files and 0 links rewritten" in err, err)
+    C.check("shapes: the summary counts the 8 rewritten files only (not the kept ones)",
+            "8 files and 0 links rewritten" in err, err)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -140,12 +142,58 @@ static void test_no_link_on_the_way(void **state)
 
 #include "unit-main.h"
 
+/*
+ * A directory that may be searched but not listed is what it is: the open is
+ * refused with EACCES, not taken for a file (ENOTDIR).  Run as nobody in a
+ * child (root opens every directory).
+ */
+static void test_unreadable_dir(void **state)
+{
+	char path[PATH_MAX * 2];
+	pid_t pid;
+	int status;
+
+	(void)state;
+	mk("root/devices/locked", true, NULL);
+	mk("root/class/net/locked", false, "../../devices/locked");
+	snprintf(path, sizeof(path), "%s/devices/locked", root);
+	assert_int_equal(chmod(path, 0111), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct in_root r;
+
+		if (geteuid() == 0 &&
+		    (setgroups(0, NULL) < 0 || setresgid(65534, 65534, 65534) < 0 ||
+		     setresuid(65534, 65534, 65534) < 0))
+			_exit(3);
+		if (in_root_resolve(rootfd, root, "devices/locked", IN_ROOT_OPEN_DIR, &r) !=
+		    -EACCES)
+			_exit(4);
+		in_root_free(&r);
+		if (in_root_resolve(rootfd, root, "class/net/locked", IN_ROOT_OPEN_DIR, &r) !=
+		    -EACCES)
+			_exit(5);
+		in_root_free(&r);
+		/* a file is still not a directory */
+		if (in_root_resolve(rootfd, root, "class/file", IN_ROOT_OPEN_DIR, &r) != -ENOTDIR)
+			_exit(6);
+		in_root_free(&r);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_int_equal(chmod(path, 0755), 0);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_inside),
 	    cmocka_unit_test(test_outside),
 	    cmocka_unit_test(test_no_link_on_the_way),
+	    cmocka_unit_test(test_unreadable_dir),
 	};
 
 	return UNIT_MAIN(tests, setup, teardown);
