@@ -164,7 +164,7 @@ void selection_free(struct selection *sel);
 int tree_begin(struct sysdev *ctx, const struct options *o, unsigned *flags, char **start,
 	       struct selection *sel, const struct selection **shown);
 /* One line when no device was selected. */
-void warn_none_selected(void);
+void warn_none_selected(const struct options *o);
 
 /* device-json.c: the device fields of sysdev(7) in its order (with "module"
  * after "driver" when @module is given), and the member "power" */

@@ -290,7 +290,7 @@ static int each_device(struct sysdev *ctx, struct run *r)
 		err = print_device(ctx, r, dev);
 	sysdev_enumerator_unref(e);
 	if (err >= 0 && !r->blocks && !r->failed) {
-		warn_none_selected();
+		warn_none_selected(o);
 		r->failed = true;
 	}
 	return err;

@@ -369,7 +369,7 @@ int cmd_list(struct sysdev *ctx, const struct options *o)
 		warnx_(NULL, "cannot list devices: %s", error_words(err));
 		ret = EXIT_RUNTIME;
 	} else if (!l.rows) {
-		warn_none_selected();
+		warn_none_selected(o);
 		ret = EXIT_RUNTIME;
 	}
 	for (size_t i = 0; i < l.ncells; i++)

@@ -106,9 +106,15 @@ bool filter_keep(const struct options *o, struct sysdev_device *dev)
 			      dev_str(dev, sysdev_device_get_driver), device_value, dev);
 }
 
-void warn_none_selected(void)
+/* Nothing to show: say why in the words of what was asked (filters, or only a START). */
+void warn_none_selected(const struct options *o)
 {
-	warnx_(NULL, "no device matches the filters");
+	if (filters_given(o))
+		warnx_(NULL, "no device matches the filters");
+	else if (o->start)
+		warnx_(o->start, "no device at or below it");
+	else
+		warnx_(NULL, "no device in the tree");
 }
 
 int filter_enumerator(struct sysdev *ctx, const struct options *o, const char *start,
@@ -284,7 +290,7 @@ int selection_build(struct sysdev *ctx, const struct options *o, const char *sta
 	}
 	free(stack);
 	if (!found) {
-		warn_none_selected();
+		warn_none_selected(o);
 		selection_free(sel);
 		return EXIT_RUNTIME;
 	}
