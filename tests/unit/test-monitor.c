@@ -314,6 +314,28 @@ static void test_filter_subsystem_devtype(void **state)
 	sysdev_unref(ctx);
 }
 
+/* An event outside S/devices (a module's) is no device's: the monitor places it nowhere. */
+static void test_module_event(void **state)
+{
+	struct sysdev *ctx;
+	struct sysdev_monitor *m = detached(&ctx, *state);
+	struct sysdev_device *ev, *parent;
+	enum sysdev_kind kind;
+	const char *v;
+
+	assert_int_equal(FEED(m, "add@/module/loop\0ACTION=add\0DEVPATH=/module/loop\0SUBSYSTEM="
+				 "module\0SEQNUM=7"),
+			 0);
+	assert_int_equal(sysdev_monitor_receive(m, &ev), 0);
+	assert_int_equal(sysdev_device_get_subsystem(ev, &v), 0);
+	assert_string_equal(v, "module");
+	assert_int_equal(sysdev_device_get_kind(ev, &kind), -ENOENT);
+	assert_int_equal(sysdev_device_get_parent(ev, &parent), -ENOENT);
+	sysdev_device_unref(ev);
+	sysdev_monitor_unref(m);
+	sysdev_unref(ctx);
+}
+
 #define TAGGED(seq, tags)                                                                          \
 	"add@/devices/virtual/input/in\0ACTION=add\0DEVPATH=/devices/virtual/input/"               \
 	"in\0SUBSYSTEM=input\0SEQNUM=" seq tags
@@ -603,6 +625,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_receive_buffer),
 	    cmocka_unit_test(test_references),
 	    cmocka_unit_test_setup_teardown(test_filter_subsystem_devtype, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_module_event, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_filter_tag, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_filter_property, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_gap_and_malformed, setup, teardown),

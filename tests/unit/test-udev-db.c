@@ -142,6 +142,15 @@ static void test_read_bounds(void **state)
 	/* a sysname with '!' gives an id with '/': never a path below data/ */
 	assert_int_equal(udev_db_read_at(&db, data, "+x:../../etc"), -ENOENT);
 	assert_int_equal(udev_db_read_at(&db, data, ".."), -ENOENT);
+	/* a regular file whose read fails (a failing disk): the read's errno, EIO here
+	 * (/proc/self/mem at offset 0, an address never mapped) */
+	{
+		int self = open("/proc/self", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		assert_true(self >= 0);
+		assert_int_equal(udev_db_read_at(&db, self, "mem"), -EIO);
+		close(self);
+	}
 	udev_db_free(&db);
 	close(data);
 	close(fd);
