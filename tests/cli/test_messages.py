@@ -7,6 +7,7 @@ a word, names the wrong argument or changes its exit status fails here.
 
 usage: test_messages.py SYSDEV_TREE SYSDEV_FIXTURE
 """
+import json
 import os
 import shutil
 import subprocess
@@ -133,11 +134,44 @@ def fixture_messages(tmp):
            [t + os.path.join(tmp, "nodir", "a.sysfs") + ": cannot create the archive beside it: "
             "no such file or directory (ENOENT)"], tool=FIXTURE)
 
+def archive_messages(tmp):
+    """With an archive for a root, messages and outputs name the archive, never
+    the private directory it is unpacked into (gone when the program ends)."""
+    archive = os.path.join(tmp, "a.sysfs")
+    t = "sysdev-tree: "
+    R = ["--root", archive]
+    expect("archive root: a device number nobody has", R + ["-l", "b9:9"], 1,
+           [t + "b9:9: no device has this number: " + archive + "/dev/block/9:9: no such file "
+            "or directory (ENOENT)"])
+    expect("archive root: a START that is a file", R + ["-l", CLIENT + "/uevent"], 1,
+           [t + CLIENT + "/uevent: a file, not a directory: expected a directory under " + archive
+            + "/devices (ENOTDIR)"])
+    expect("archive root: --parents of an attribute group", R + ["--parents", CLIENT + "/power"],
+           1, [t + CLIENT + "/power: " + archive + CLIENT + "/power is an attr-group, not a "
+               "device (it has no uevent file)"])
+    expect("archive root: a subsystem that is neither bus nor class", R + ["-l", "-s", "nosub"],
+           1, [t + "nosub: no such subsystem: neither a bus nor a class under " + archive,
+               t + "no device matches the filters"])
+    for argv in (["-J"], ["--stats", "-J"], ["--parents", "-J", CLIENT]):
+        r = T.run([TOOL, *R, *argv])
+        try:
+            named = json.loads(r.stdout)["sysfs"]
+        except (ValueError, KeyError, TypeError) as e:
+            named = repr(e)
+        C.check("archive root: %s names the archive as its sysfs" % " ".join(argv),
+                r.returncode == 0 and named == archive, (r.returncode, named))
+    r = T.run([TOOL, *R, "--stats"], text=True)
+    C.check("archive root: --stats says 'Sysfs root: ARCHIVE'",
+            r.returncode == 0 and r.stdout.splitlines()[0] == "Sysfs root: " + archive,
+            r.stdout[:200])
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="sysdev-messages.")
     try:
         tree_messages(tmp)
         fixture_messages(tmp)
+        archive_messages(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     C.finish()

@@ -14,12 +14,13 @@
 #include "device-id.h"
 #include "messages.h"
 #include "plural.h"
+#include "root-archive.h"
 
 static char syspath_buf[PATH_MAX * 2];
 
 const char *syspath_of(struct sysdev *ctx, const char *devpath)
 {
-	const char *root = sysdev_get_root(ctx);
+	const char *root = root_shown(sysdev_get_root(ctx));
 
 	snprintf(syspath_buf, sizeof(syspath_buf), "%s%s", strcmp(root, "/") ? root : "", devpath);
 	return syspath_buf;
@@ -35,11 +36,12 @@ static void warn_devnode(struct sysdev *ctx, const char *arg)
 	else if (!S_ISBLK(st.st_mode) && !S_ISCHR(st.st_mode))
 		warnx_(arg, "not a device node: expected a block or character device in /dev");
 	else
-		warnx_(arg, "no device under %s has this node: %s/dev/%s/%u:%u does not exist",
-		       sysdev_get_root(ctx),
-		       strcmp(sysdev_get_root(ctx), "/") ? sysdev_get_root(ctx) : "",
-		       S_ISBLK(st.st_mode) ? "block" : "char", major(st.st_rdev),
-		       minor(st.st_rdev));
+		warnx_(
+		    arg, "no device under %s has this node: %s/dev/%s/%u:%u does not exist",
+		    root_shown(sysdev_get_root(ctx)),
+		    strcmp(root_shown(sysdev_get_root(ctx)), "/") ? root_shown(sysdev_get_root(ctx))
+								  : "",
+		    S_ISBLK(st.st_mode) ? "block" : "char", major(st.st_rdev), minor(st.st_rdev));
 }
 
 static bool looks_like_subsystem_name(const char *arg)
@@ -51,7 +53,7 @@ static bool looks_like_subsystem_name(const char *arg)
 
 int resolve_arg(struct sysdev *ctx, const char *arg, char **devpath)
 {
-	const char *root = sysdev_get_root(ctx);
+	const char *root = root_shown(sysdev_get_root(ctx));
 	struct sysdev_device *dev;
 	struct device_id id;
 	char *path = NULL;
@@ -154,7 +156,9 @@ int resolve_start(struct sysdev *ctx, const char *start, char **devpath)
 		warnx_(start,
 		       "a file, not a directory: expected a directory under %s/devices "
 		       "(ENOTDIR)",
-		       strcmp(sysdev_get_root(ctx), "/") ? sysdev_get_root(ctx) : "");
+		       strcmp(root_shown(sysdev_get_root(ctx)), "/")
+			   ? root_shown(sysdev_get_root(ctx))
+			   : "");
 	else if (err < 0)
 		warnx_(start, "%s", error_words(err));
 	if (err < 0) {

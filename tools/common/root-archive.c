@@ -44,6 +44,8 @@ static char private_dir[PATH_MAX];
 static unsigned n_unpacked;
 /* the trees handed out: they live as long as the program (reachable from here) */
 static char *unpacked[16];
+/* the archives they came from, as given: what messages and outputs name */
+static const char *archive_of[16];
 static volatile sig_atomic_t child_pid;
 
 static const int guarded_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
@@ -233,10 +235,19 @@ int root_prepare(const char *prog, const char **root)
 		return -1;
 	}
 	unpacked[n_unpacked] = strdup(dir);
+	archive_of[n_unpacked] = *root;
 	*root = unpacked[n_unpacked++];
 	if (!*root) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return -1;
 	}
 	return 1;
+}
+
+const char *root_shown(const char *root)
+{
+	for (unsigned i = 0; root && i < n_unpacked; i++)
+		if (unpacked[i] && strcmp(root, unpacked[i]) == 0)
+			return archive_of[i];
+	return root;
 }

@@ -12,6 +12,13 @@
  */
 int root_prepare(const char *prog, const char **root);
 
+/*
+ * The root as the user named it: for a tree root_prepare() unpacked, the
+ * archive it was given (the private directory is gone once the program
+ * ends, so no message or output names it); any other @root as it is.
+ */
+const char *root_shown(const char *root);
+
 /* Remove everything below the directory @fd (not @fd itself), never following
  * a link; 0 or the first negative errno. */
 int remove_below(int fd);

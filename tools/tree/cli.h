@@ -11,6 +11,7 @@
 #include "escape.h"
 #include "libsysdev.h"
 #include "messages.h"
+#include "root-archive.h"
 #include "util.h"
 #include "walk-run.h"
 

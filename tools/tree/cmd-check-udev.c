@@ -134,7 +134,7 @@ int cmd_check_udev(struct sysdev *ctx, const struct options *o)
 	struct walk_state ws = {.ctx = ctx, .devs = &walk};
 	struct walk_counts st;
 	int rootfd = sysdev_get_root_fd(ctx);
-	const char *root = sysdev_get_root(ctx);
+	const char *root = sysdev_get_root(ctx), *shown = root_shown(root);
 	size_t n_udev_only = 0, n_bad_links = 0, n_both = 0, n_not_linked = 0, n_sub_unlisted = 0;
 	int err, ret = EXIT_TROUBLE;
 	struct statfs sfs;
@@ -149,15 +149,23 @@ int cmd_check_udev(struct sysdev *ctx, const struct options *o)
 	/* libudev's view first needs /sys to be the root */
 	err = bind_root_over_sys(root, &step);
 	if (err < 0) {
-		warnx_(root,
+		warnx_(shown,
 		       "libudev reads /sys only, and binding this root over /sys in a "
 		       "private mount namespace failed: %s: %s",
 		       step, error_words(err));
-		fprintf(stderr,
-			"%s: run it as root, or bind the tree yourself where you may:\n"
-			"  unshare -m sh -c 'mount --bind %s /sys && "
-			"SYSTEMD_DEVICE_VERIFY_SYSFS=0 %s --check-udev'\n",
-			program_name, root, program_name);
+		if (shown != root) /* an archive: its unpacked tree is gone when this ends */
+			fprintf(stderr,
+				"%s: run it as root, or unpack the archive and bind the tree "
+				"yourself where you may:\n"
+				"  sysdev-fixture unpack %s DIR && unshare -m sh -c 'mount --bind "
+				"DIR /sys && SYSTEMD_DEVICE_VERIFY_SYSFS=0 %s --check-udev'\n",
+				program_name, shown, program_name);
+		else
+			fprintf(stderr,
+				"%s: run it as root, or bind the tree yourself where you may:\n"
+				"  unshare -m sh -c 'mount --bind %s /sys && "
+				"SYSTEMD_DEVICE_VERIFY_SYSFS=0 %s --check-udev'\n",
+				program_name, root, program_name);
 		return EXIT_TROUBLE;
 	}
 	/* a tree bound over /sys is not sysfs: libudev must not insist on it */
@@ -174,7 +182,7 @@ int cmd_check_udev(struct sysdev *ctx, const struct options *o)
 
 	err = collect_lists(rootfd, &links);
 	if (err < 0) {
-		warnx_(root, "reading S/bus and S/class: %s", error_words(err));
+		warnx_(shown, "reading S/bus and S/class: %s", error_words(err));
 		goto out;
 	}
 	err = udev_collect(&udev);
@@ -206,7 +214,7 @@ int cmd_check_udev(struct sysdev *ctx, const struct options *o)
 		     add_diff(&diffs, w->devpath, "devnum", w->devnum, u->devnum) < 0) ||
 		    (!str_eq_or_null(w->parent, u->parent) &&
 		     add_diff(&diffs, w->devpath, "parent", w->parent, u->parent) < 0)) {
-			warnx_(root, "%s", error_words(-ENOMEM));
+			warnx_(shown, "%s", error_words(-ENOMEM));
 			goto out;
 		}
 	}
@@ -238,7 +246,7 @@ int cmd_check_udev(struct sysdev *ctx, const struct options *o)
 		jw_init(j, stdout);
 		jw_begin_object(j);
 		jw_break(j, 1);
-		jw_member_string(j, "sysfs", root);
+		jw_member_string(j, "sysfs", shown);
 		jw_break(j, 1);
 		jw_key(j, "agree");
 		jw_bool(j, listed);
@@ -322,7 +330,7 @@ int cmd_check_udev(struct sysdev *ctx, const struct options *o)
 	}
 
 	fputs("check-udev ", stdout);
-	fput_text(stdout, root);
+	fput_text(stdout, shown);
 	if (listed)
 		printf(": agree: libudev lists %zu %s, all found by the walk with the same "
 		       "fields; S/bus and S/class link to no other device\n",
