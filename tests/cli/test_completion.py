@@ -82,6 +82,24 @@ def help_options():
     return sorted(res)
 
 
+def check_help_against_manual():
+    """--help and sysdev-tree(1) name the same options: each option a list item of
+    the manual's OPTIONS section names (.TP or .TQ) is on an option line of
+    --help, and each option of --help is in the manual."""
+    with open(os.path.join(os.path.dirname(COMPLETION), "man", "sysdev-tree.1")) as f:
+        page = f.read().replace("\\-", "-")
+    lines = page[page.index(".SH OPTIONS"):page.index(".SH NAMES")].split("\n")
+    items = {"--" + m for i, ln in enumerate(lines[1:], 1) if lines[i - 1] in (".TP", ".TQ")
+             for m in re.findall(r"--([a-z][a-z-]*[a-z])", ln)}
+    r = subprocess.run([TOOL, "--help"], capture_output=True, timeout=60)
+    helped = {"--" + m for ln in r.stdout.decode().splitlines() if re.match(r"\s+-", ln)
+              for m in re.findall(r"--([a-z][a-z-]*[a-z])", re.split(r"\s{2,}", ln.strip())[0])}
+    check("every option the manual's OPTIONS items name is on an option line of --help",
+          len(items) > 30 and not items - helped, sorted(items - helped))
+    check("every option of --help is in the manual",
+          not {o for o in helped if o not in page}, sorted(o for o in helped if o not in page))
+
+
 # --- bash ------------------------------------------------------------------
 
 BREAKS = ":="  # of COMP_WORDBREAKS, what may stand inside our words
@@ -175,6 +193,7 @@ def bash_tests(root, archive):
     expect_bash("--color=", "--color=a", ["always", "auto"])
     expect_bash("--match KEY=", "--match DEV", ["DEVNAME=", "DEVTYPE="])
     got, err = bash_complete("-")
+    check_help_against_manual()
     missing = [o for o in help_options() if o not in (got or [])]
     check("bash: every option of --help is offered", got and not missing, f"{missing}\n{err}")
     for o in ("--properties", "--export", "--output", "--list-columns", "--list", "--raw",

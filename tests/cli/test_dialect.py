@@ -503,7 +503,10 @@ def several_and_property(trees):
                 "below_device": nearest_dev(p) is not None}
         if p == "/devices":
             want = {"has_uevent": False}
-        if g["path"] != p or g["rule"] != rule_of[g["kind"]] or \
+        # the eight facts the man page names, no other key
+        named = ["has_uevent", "name_is_class", "parent_is_device", "parent_is_virtual",
+                 "below_device", "empty", "has_device_child", "unreadable"]
+        if g["path"] != p or g["rule"] != rule_of[g["kind"]] or list(f) != named or \
                 any(f.get(k) != v for k, v in want.items()) or \
                 g["parent"] != (nearest_dev(p) if p != "/devices" else None):
             bad.append((p, g, want))

@@ -123,6 +123,15 @@ def fixture_messages(tmp):
            [t + full + ": a directory: the archive is a file"], tool=FIXTURE)
     expect("import of a stream past 256 MiB", ["import", "/dev/zero", os.path.join(tmp, "imp")], 1,
            [t + "/dev/zero: larger than 256 MiB"], tool=FIXTURE)
+    # under the limit (a sparse file of 200 MiB: reading it needs no disk): read whole,
+    # then refused for what its first line is
+    sparse = os.path.join(tmp, "sparse.umockdev")
+    with open(sparse, "wb") as f:
+        f.truncate(200 << 20)
+    expect("import of a 200 MiB file of NULs", ["import", sparse, os.path.join(tmp, "imp2")], 1,
+           [t + sparse + ":1: not a umockdev recording: malformed line, or a device without "
+            "SUBSYSTEM"], tool=FIXTURE)
+    os.unlink(sparse)
     rec = os.path.join(tmp, "rec.umockdev")
     with open(rec, "wb") as f:
         r = subprocess.run([FIXTURE, "export", "--umockdev", root], stdout=f, stderr=subprocess.PIPE)

@@ -437,6 +437,13 @@ def shapes(tmp):
     # a serial of 4 characters, too short to be searched for in other files, is still
     # replaced where it is the whole of an identifier file
     t.file("devices/usb2/serial", "Q7X2\n")
+    # one EUI-64 written in capitals in an identifier file and in small letters in a
+    # text: one identifier, one placeholder (in each one's case)
+    t.file("devices/usb2/eui", "0A:1B:2C:3D:4E:5F:60:71\n")
+    t.file("devices/usb2/peers", "peer 0a:1b:2c:3d:4e:5f:60:71 up\n")
+    # a serial in quotes: the quotes stay, the serial is replaced here and everywhere
+    t.file("devices/usb2/serial_number", '"QX7ZK42PLM"\n')
+    t.file("devices/usb2/description", "made as QX7ZK42PLM\n")
     # addresses that say nothing about a machine: kept as they are
     t.file("devices/usb1/nothing", "255.255.255.255 0.0.0.0 127.0.0.1\n")
     # a binary file that holds no identifier: kept as it is, and not counted
@@ -481,14 +488,26 @@ def shapes(tmp):
     serial = open(os.path.join(tree, "devices/usb2/serial")).read()
     C.check("shapes: a serial of 4 characters is SANITIZED as a whole file",
             re.fullmatch(r"SANITIZED\d{4}\n", serial) is not None, serial)
+    eui = open(os.path.join(tree, "devices/usb2/eui")).read().split()
+    peers = open(os.path.join(tree, "devices/usb2/peers")).read().split()
+    C.check("shapes: one EUI-64 in capitals (identifier file) and in small letters (text) "
+            "gets one placeholder", len(eui) == 1 and len(peers) == 3 and
+            eui[0] != "0A:1B:2C:3D:4E:5F:60:71" and peers[1].lower() == eui[0].lower(),
+            (eui, peers))
+    quoted = open(os.path.join(tree, "devices/usb2/serial_number")).read()
+    desc = open(os.path.join(tree, "devices/usb2/description")).read()
+    C.check("shapes: a quoted serial keeps its quotes around the placeholder",
+            re.fullmatch(r'"SANITIZED\d{4}"\n', quoted) is not None, quoted)
+    C.check("shapes: the quoted serial is gone from a text too, as the same placeholder",
+            "QX7ZK42PLM" not in desc and desc == "made as %s\n" % quoted.strip().strip('"'), desc)
     C.check("shapes: the all-zero GUID is kept",
             open(os.path.join(tree, "devices/usb2/node_guid")).read() == "0000:0000:0000:0000\n")
     C.check("shapes: the broadcast, unspecified and loopback addresses are kept",
             open(os.path.join(usb, "nothing")).read() == "255.255.255.255 0.0.0.0 127.0.0.1\n")
     C.check("shapes: the binary file without an identifier is kept byte for byte",
             open(os.path.join(usb, "raw"), "rb").read() == b"\x00\x01\x02 nothing to hide\x00")
-    C.check("shapes: the summary counts the 8 rewritten files only (not the kept ones)",
-            "8 files and 0 links rewritten" in err, err)
+    C.check("shapes: the summary counts the 12 rewritten files only (not the kept ones)",
+            "12 files and 0 links rewritten" in err, err)
 
 
 if __name__ == "__main__":

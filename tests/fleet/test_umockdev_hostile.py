@@ -319,10 +319,65 @@ def check_conflict_line(tmp):
             not os.path.exists(os.path.join(tmp, "conflict")))
 
 
+def check_link_targets(tmp):
+    """import keeps a recorded link only when its target is a plain relative path
+    inside the tree: an empty component, a "." component, a name longer than 255
+    bytes and a ".." after a name are left out and counted with the climbing ones."""
+    rec = os.path.join(tmp, "links.umockdev")
+    with open(rec, "w") as f:
+        f.write("P: /devices/platform/x\nE: SUBSYSTEM=platform\n"
+                "L: subsystem=../../../bus/platform\n"
+                "L: empty=../../bus//platform\nL: dot=./x\nL: long=../../%s\n"
+                "L: late=../../bus/../platform\nL: up=../../../../../etc\n"
+                "L: driver=../../../bus/platform/drivers/x\n\n" % ("z" * 256))
+    dest = os.path.join(tmp, "links")
+    p = T.run([FIXTURE, "import", rec, dest], timeout=60)
+    err = p.stderr.decode("utf-8", "replace")
+    d = os.path.join(dest, "devices/platform/x")
+    made = sorted(n for n in os.listdir(d) if os.path.islink(os.path.join(d, n))) \
+        if os.path.isdir(d) else None
+    C.check("link targets: import exits 0 and lays out only subsystem and driver",
+            p.returncode == 0 and made == ["driver", "subsystem"], (p.returncode, made, err))
+    C.check("link targets: stderr counts the 5 left out",
+            err == "sysdev-fixture: %s: 5 links that point outside the tree left out\n" % rec,
+            err)
+
+
+# kernel buses (bus_register() in drivers/: drm_mipi_dsi.c, i2c-core-base.c, spi.c,
+# usb/core/driver.c, pci-driver.c, platform.c, serio.c, hid-core.c, scsi_sysfs.c,
+# virtio.c, mdio_bus.c, mmc/core/bus.c and sdio_bus.c) and classes (class_register())
+BUSES = ["mipi-dsi", "i2c", "spi", "usb", "pci", "platform", "serio", "hid", "scsi", "virtio",
+         "mdio_bus", "mmc", "sdio"]
+CLASSES = ["leds", "net", "block", "input", "tty", "drm"]
+
+
+def check_subsystem_kind(tmp):
+    """A recorded device without a subsystem link: import makes the link into
+    bus/ for a kernel bus and into class/ for anything else."""
+    rec = os.path.join(tmp, "kinds.umockdev")
+    with open(rec, "w") as f:
+        for name in BUSES + CLASSES:
+            f.write("P: /devices/virtual/k/%s-dev\nE: SUBSYSTEM=%s\n\n" % (name, name))
+    dest = os.path.join(tmp, "kinds")
+    p = T.run([FIXTURE, "import", rec, dest], timeout=60)
+    C.check("subsystem kinds: import exits 0", p.returncode == 0, p.stderr)
+    bad = []
+    for name in BUSES + CLASSES:
+        link = os.path.join(dest, "devices/virtual/k/%s-dev/subsystem" % name)
+        want = os.path.join(dest, ("bus/%s" if name in BUSES else "class/%s") % name)
+        got = os.path.realpath(link) if os.path.islink(link) else None
+        if got != os.path.realpath(want):
+            bad.append((name, got))
+    C.check("subsystem kinds: the %d buses link into bus/, the %d classes into class/"
+            % (len(BUSES), len(CLASSES)), not bad, bad)
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="sysdev-umock-hostile.")
     try:
         check_conflict_line(tmp)
+        check_link_targets(tmp)
+        check_subsystem_kind(tmp)
         check_deep_groups(tmp)
         check_outside(tmp)
         check_not_utf8(tmp)
