@@ -95,6 +95,10 @@ def tree_messages(tmp):
     expect("a device node the root does not have", R + ["-l", "/dev/null"], 1,
            [t + "/dev/null: no device under %s has this node: %s/dev/char/1:3 does not exist"
             % (root, root)])
+    with open(os.path.join(root, "devices/platform/omap_i2c.2/modalias"), "w") as f:
+        f.write("platform:omap_i2c\n")
+    expect("MODULES where the tree has no modules.alias", R + ["-l", "-o", "DEVPATH,MODULES"], 0,
+           [t + "no modules.alias: no such file or directory (ENOENT): MODULES is empty"])
     # a capture's target
     full = os.path.join(tmp, "full")
     os.makedirs(full)

@@ -93,6 +93,9 @@ CASES = {
         [TREE, "--root", "{root}", "-l", "--tag", "uaccess", "--initialized-match",
          "-o", "+SYMLINKS,TAGS,INITIALIZED,SERIAL,ID_PATH"],
         [TREE, "--root", "{root}", "--stats"],
+        # the live root: the running kernel's modules.alias, or the line naming where
+        # it was looked for (a container has no /lib/modules)
+        [TREE, "--root", "/sys", "-l", "-o", "DEVPATH,MODULES", "-s", "cpu"],
         [TREE, "--root", "{root}", "--format=dot", "--unlinked"],
         [TREE, "--root", "{root}", "--explain", "--json", LED],
         [TREE, "--root", "{root}", "--parents", "--attrs", LED],

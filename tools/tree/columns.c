@@ -216,7 +216,7 @@ static const char *get_modules(const struct row *r, char *buf, size_t size)
 	else if (err == -E2BIG)
 		warnx_(path, "larger than %u bytes: MODULES is empty", MODULE_ALIASES_MAX_FILE);
 	else if (err < 0)
-		warnx_(path, "no modules.alias (%s): MODULES is empty", error_words(err));
+		warnx_(path, "no modules.alias: %s: MODULES is empty", error_words(err));
 	else
 		warnx_(path, "matching a modalias took more than %lu steps: its MODULES is empty",
 		       (unsigned long)MODULE_ALIASES_MAX_STEPS);
