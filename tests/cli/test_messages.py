@@ -44,6 +44,9 @@ def tree_messages(tmp):
     expect("two formats", ["-r", "-P"], 2, [t + "choose one of --raw and --pairs"])
     expect("both initialized matches", ["--initialized-match", "--initialized-nomatch"], 2,
            [t + "choose one of --initialized-match and --initialized-nomatch"])
+    expect("two modes", R + ["--stats", "--list-columns"], 2,
+           [t + "choose one of --parents, --explain, --properties, --stats, --capture, --diff, "
+            "--check-udev, --watch, --list-columns, --get-/--set-latency-tolerance"])
     expect("--explain without a DEVICE", R + ["--explain"], 2,
            [t + "--explain: needs a DEVICE", HINT])
     expect("--parents without a DEVICE", R + ["--parents"], 2,

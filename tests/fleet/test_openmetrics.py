@@ -115,7 +115,10 @@ def main():
         t.device("/devices/platform")
         names = {"d\u00e9": "d\u00e9", "\u20ac": "\u20ac", "\U0001f600": "\U0001f600",
                  b"x\x80": "x\\\\x80", b"o\xc0\xaf": "o\\\\xc0\\\\xaf",
-                 b"s\xed\xa0\x80": "s\\\\xed\\\\xa0\\\\x80", b"c\xe2\x82": "c\\\\xe2\\\\x82"}
+                 b"s\xed\xa0\x80": "s\\\\xed\\\\xa0\\\\x80", b"c\xe2\x82": "c\\\\xe2\\\\x82",
+                 # a space and "~" are printable and kept; the control bytes below
+                 # and DEL are written \\xHH
+                 "a b~": "a b~", b"t\x1f": "t\\\\x1f", b"q\x7f": "q\\\\x7f"}
         for name in names:
             dp = b"devices/platform/" + (name if isinstance(name, bytes) else name.encode())
             t.device(b"/" + dp)
@@ -124,7 +127,8 @@ def main():
         labels = sorted(line.split('{devpath="')[1].split('"}')[0] for line in out.splitlines()
                         if line.startswith("sysdev_latency_tolerance_seconds{"))
         want = sorted("/devices/platform/" + v for v in names.values())
-        C.check("label values: UTF-8 of 2, 3 and 4 bytes kept, other bytes as \\\\xHH",
+        C.check("label values: UTF-8 of 2, 3 and 4 bytes and printable ASCII (a space) kept, "
+                "other bytes as \\\\xHH",
                 rc == 0 and labels == want, (labels, want, err))
         promtool("utf8 labels", out)
 
