@@ -118,6 +118,27 @@ def fixture_messages(tmp):
         r = subprocess.run([FIXTURE, "pack", root], stdout=f, stderr=subprocess.PIPE)
     if not C.check("the tree packs", r.returncode == 0, r.stderr):
         return
+    # bad usage: one line saying what is wrong, then where the help is (exit 2)
+    hint = "Try 'sysdev-fixture --help' for more information."
+    for argv, line in (
+            ([], "needs a command: pack, unpack, check, capture, export or import"),
+            (["frob"], "frob: unknown command"),
+            (["pack"], "pack: takes one directory (pack DIR > F.sysfs)"),
+            (["unpack", archive], "unpack: takes an archive and a directory (unpack F.sysfs DIR)"),
+            (["check"], "check: takes one archive (check F.sysfs)"),
+            (["import", "-x", "a"], "import: takes no options"),
+            (["import", "a"], "import: takes a recording and a directory "
+             "(import FILE.umockdev DIR)"),
+            (["export", "-z", "a"], "export: -z: unknown option"),
+            (["export"], "export: takes --umockdev and a tree "
+             "(export --umockdev ARCHIVE|DIR > FILE.umockdev)"),
+            (["capture"], "capture: takes NAME.sysfs and at most one START (capture [--root S] "
+             "[--full] [--sanitize] NAME.sysfs [START])"),
+            (["capture", "--bogus", "x"], "capture: --bogus: unknown option"),
+            (["capture", "-z", "x"], "capture: -z: unknown option"),
+            (["capture", "--root"], "capture: --root needs S"),
+            (["capture", "--full=3", "x"], "capture: --full takes no value")):
+        expect("sysdev-fixture " + " ".join(argv), argv, 2, [t + line, hint], tool=FIXTURE)
     full = os.path.join(tmp, "full")
     expect("unpack into a directory that holds a file", ["unpack", archive, full], 1,
            [t + full + ": not empty: unpacking needs an empty directory"], tool=FIXTURE)

@@ -455,10 +455,12 @@ static int load_running(struct module_aliases **ret, char **path, size_t *bad_li
 		close(fd);
 		return err;
 	}
-	/* say where it was first looked for */
+	/* say where it was first looked for: without memory for that, say so instead */
 	free(*path);
-	if (asprintf(path, "/lib/modules/%s/modules.alias", u.release) < 0)
+	if (asprintf(path, "/lib/modules/%s/modules.alias", u.release) < 0) {
 		*path = NULL;
+		return -ENOMEM;
+	}
 	return err;
 }
 
