@@ -347,6 +347,17 @@ static void test_null(void **state)
 	assert_int_equal(sysdev_device_new_from_devpath(ctx, NULL, &dev), -EINVAL);
 	assert_int_equal(sysdev_device_new_from_devnum(NULL, 'b', 0, &dev), -EINVAL);
 	assert_int_equal(sysdev_device_new_from_subsystem_sysname(ctx, NULL, "x", &dev), -EINVAL);
+	/* a sysname is one name: with a '/' it would reach another directory (here the
+	 * LED's device link, its parent), so it is refused, whatever the subsystem */
+	assert_int_equal(
+	    sysdev_device_new_from_subsystem_sysname(ctx, "leds", "gta04:green:power/device", &dev),
+	    -EINVAL);
+	assert_null(dev);
+	assert_int_equal(sysdev_device_new_from_subsystem_sysname(ctx, "leds", "..", &dev),
+			 -EINVAL);
+	assert_int_equal(sysdev_device_new_from_subsystem_sysname(ctx, "leds", ".", &dev), -EINVAL);
+	assert_int_equal(sysdev_device_new_from_subsystem_sysname(ctx, "leds", "", &dev), -EINVAL);
+	assert_int_equal(sysdev_device_new_from_subsystem_sysname(ctx, "", "x", &dev), -EINVAL);
 	assert_int_equal(sysdev_device_get_devpath(NULL, &v), -EINVAL);
 	assert_int_equal(sysdev_device_get_subsystem(NULL, &v), -EINVAL);
 	assert_int_equal(sysdev_device_get_devnum(NULL, &devnum), -EINVAL);
