@@ -79,6 +79,16 @@ def tree_messages(tmp):
     expect("a subsystem that is neither bus nor class", R + ["-l", "-s", "nosuchsub"], 1,
            [t + "nosuchsub: no such subsystem: neither a bus nor a class under " + root,
             t + "no device matches the filters"])
+    # a bus without its devices/ directory (a hand-made tree) holds no device: no error
+    os.makedirs(os.path.join(root, "bus", "nodevs"))
+    r = T.run([TOOL, *R, "-l", "-n", "-o", "DEVPATH", "-s", "nodevs", "-s", "leds"], text=True)
+    leds = sorted("/" + os.path.relpath(os.path.realpath(os.path.join(root, "class/leds", n)), root)
+                  for n in os.listdir(os.path.join(root, "class/leds")))
+    C.check("a bus without devices/ and leds: the LEDs, exit 0, nothing on stderr",
+            r.returncode == 0 and r.stdout.split() == leds and not r.stderr,
+            (r.returncode, r.stdout, r.stderr, leds))
+    expect("a bus without devices/ alone", R + ["-l", "-s", "nodevs"], 1,
+           [t + "no device matches the filters"])
     # DEVICE arguments
     expect("a devpath that is not there", R + ["-l", "/devices/nosuch"], 1,
            [t + "/devices/nosuch: no such file or directory (ENOENT)"])
