@@ -18,11 +18,20 @@
 
 static char syspath_buf[PATH_MAX * 2];
 
+/* The root as messages name it, and as the prefix of a path below it ("" for "/"). */
+static const char *root_named(struct sysdev *ctx)
+{
+	return root_shown(sysdev_get_root(ctx));
+}
+
+static const char *root_prefix(struct sysdev *ctx)
+{
+	return strcmp(root_named(ctx), "/") ? root_named(ctx) : "";
+}
+
 const char *syspath_of(struct sysdev *ctx, const char *devpath)
 {
-	const char *root = root_shown(sysdev_get_root(ctx));
-
-	snprintf(syspath_buf, sizeof(syspath_buf), "%s%s", strcmp(root, "/") ? root : "", devpath);
+	snprintf(syspath_buf, sizeof(syspath_buf), "%s%s", root_prefix(ctx), devpath);
 	return syspath_buf;
 }
 
@@ -36,12 +45,9 @@ static void warn_devnode(struct sysdev *ctx, const char *arg)
 	else if (!S_ISBLK(st.st_mode) && !S_ISCHR(st.st_mode))
 		warnx_(arg, "not a device node: expected a block or character device in /dev");
 	else
-		warnx_(
-		    arg, "no device under %s has this node: %s/dev/%s/%u:%u does not exist",
-		    root_shown(sysdev_get_root(ctx)),
-		    strcmp(root_shown(sysdev_get_root(ctx)), "/") ? root_shown(sysdev_get_root(ctx))
-								  : "",
-		    S_ISBLK(st.st_mode) ? "block" : "char", major(st.st_rdev), minor(st.st_rdev));
+		warnx_(arg, "no device under %s has this node: %s/dev/%s/%u:%u does not exist",
+		       root_named(ctx), root_prefix(ctx), S_ISBLK(st.st_mode) ? "block" : "char",
+		       major(st.st_rdev), minor(st.st_rdev));
 }
 
 static bool looks_like_subsystem_name(const char *arg)
@@ -53,7 +59,7 @@ static bool looks_like_subsystem_name(const char *arg)
 
 int resolve_arg(struct sysdev *ctx, const char *arg, char **devpath)
 {
-	const char *root = root_shown(sysdev_get_root(ctx));
+	const char *root = root_named(ctx);
 	struct sysdev_device *dev;
 	struct device_id id;
 	char *path = NULL;
@@ -156,9 +162,7 @@ int resolve_start(struct sysdev *ctx, const char *start, char **devpath)
 		warnx_(start,
 		       "a file, not a directory: expected a directory under %s/devices "
 		       "(ENOTDIR)",
-		       strcmp(root_shown(sysdev_get_root(ctx)), "/")
-			   ? root_shown(sysdev_get_root(ctx))
-			   : "");
+		       root_prefix(ctx));
 	else if (err < 0)
 		warnx_(start, "%s", error_words(err));
 	if (err < 0) {
