@@ -9,6 +9,7 @@ usage: test_messages.py SYSDEV_TREE SYSDEV_FIXTURE
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -112,6 +113,16 @@ def tree_messages(tmp):
         f.write("platform:omap_i2c\n")
     expect("MODULES where the tree has no modules.alias", R + ["-l", "-o", "DEVPATH,MODULES"], 0,
            [t + "no modules.alias: no such file or directory (ENOENT): MODULES is empty"])
+    # a capture's summary names the target and what was captured: S/devices without START
+    for start, captured in ((None, root + "/devices"), ("/devices/platform",
+                                                        root + "/devices/platform")):
+        cap = os.path.join(tmp, "cap-%s" % ("all" if start is None else "platform"))
+        r = T.run([TOOL, *R, "--capture", cap] + ([start] if start else []), text=True)
+        C.check("--capture %s: one line, 'sysdev-tree: DIR: captured %s: N files, ...'"
+                % (start or "(whole tree)", captured), r.returncode == 0 and re.fullmatch(
+                    re.escape(t + cap + ": captured " + captured + ": ") + r"\d+ files, \d+ "
+                    r"directories, \d+ links, 0 skipped \(.*\)\n", r.stderr) is not None,
+                r.stderr)
     # a capture's target
     full = os.path.join(tmp, "full")
     os.makedirs(full)
