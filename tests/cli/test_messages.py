@@ -10,6 +10,7 @@ usage: test_messages.py SYSDEV_TREE SYSDEV_FIXTURE
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -123,6 +124,14 @@ def tree_messages(tmp):
                     re.escape(t + cap + ": captured " + captured + ": ") + r"\d+ files, \d+ "
                     r"directories, \d+ links, 0 skipped \(.*\)\n", r.stderr) is not None,
                 r.stderr)
+    # a capture that runs out of descriptors (8 at most: a walk needs one a level) names
+    # what it was capturing
+    cap = os.path.join(tmp, "cap-few-fds")
+    r = subprocess.run([TOOL, *R, "--capture", cap], capture_output=True, text=True, timeout=120,
+                       preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (8, 8)))
+    C.check("--capture with 8 descriptors: 'capture of ROOT/devices failed: ... (EMFILE)', exit 1",
+            r.returncode == 1 and r.stderr == "%s%s: capture of %s/devices failed: too many open "
+            "files (EMFILE)\n" % (t, cap, root), (r.returncode, r.stderr))
     # a capture's target
     full = os.path.join(tmp, "full")
     os.makedirs(full)
