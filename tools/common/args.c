@@ -19,7 +19,7 @@
 static char syspath_buf[PATH_MAX * 2];
 
 /* The root as messages name it, and as the prefix of a path below it ("" for "/"). */
-static const char *root_named(struct sysdev *ctx)
+const char *root_named(struct sysdev *ctx)
 {
 	return root_shown(sysdev_get_root(ctx));
 }

@@ -17,6 +17,8 @@ int resolve_start(struct sysdev *ctx, const char *start, char **devpath);
 void warn_root(const char *root, int err);
 /* The walk's start from @arg (*@start NULL when @arg is); warns and returns < 0 on failure. */
 int start_or_warn(struct sysdev *ctx, const char *arg, char **start);
+/* The root as messages and outputs name it: an unpacked archive as typed (root_shown()). */
+const char *root_named(struct sysdev *ctx);
 /* A syspath for messages: root + devpath. */
 const char *syspath_of(struct sysdev *ctx, const char *devpath);
 /* Open a device named on the command line, printing a clear error; NULL on failure. */

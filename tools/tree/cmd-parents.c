@@ -203,7 +203,7 @@ static int parents_one(struct sysdev *ctx, const struct options *o, const char *
 		w = &jw;
 		jw_begin_object(w);
 		jw_break(w, 1);
-		jw_member_string(w, "sysfs", root_shown(sysdev_get_root(ctx)));
+		jw_member_string(w, "sysfs", root_named(ctx));
 		jw_break(w, 1);
 		jw_key(w, "chain");
 		jw_begin_array(w);

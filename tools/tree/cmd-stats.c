@@ -41,8 +41,7 @@ int cmd_stats(struct sysdev *ctx, const struct options *o)
 
 	err = tree_stats_new(ctx, &s);
 	if (err < 0) {
-		warnx_(root_shown(sysdev_get_root(ctx)), "cannot gather statistics: %s",
-		       error_words(err));
+		warnx_(root_named(ctx), "cannot gather statistics: %s", error_words(err));
 		return EXIT_RUNTIME;
 	}
 	/* devices without a subsystem link: counted too, so the rows add up */
@@ -54,7 +53,7 @@ int cmd_stats(struct sysdev *ctx, const struct options *o)
 
 		jw_init(&w, stdout);
 		jw_begin_object(&w);
-		jw_member_string(&w, "sysfs", root_shown(sysdev_get_root(ctx)));
+		jw_member_string(&w, "sysfs", root_named(ctx));
 		jw_break_spaces(&w, 1);
 		jw_key(&w, "bus_class_names");
 		jw_begin_array(&w);
@@ -89,7 +88,7 @@ int cmd_stats(struct sysdev *ctx, const struct options *o)
 		jw_done(&w);
 	} else {
 		printf("Sysfs root: ");
-		fput_text(stdout, root_shown(sysdev_get_root(ctx)));
+		fput_text(stdout, root_named(ctx));
 		fputs("\n\nNames that are both a bus and a class "
 		      "(comm -12 <(ls S/bus) <(ls S/class)):\n",
 		      stdout);

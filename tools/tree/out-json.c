@@ -109,7 +109,7 @@ int cmd_json(struct sysdev *ctx, const struct options *o)
 	jw_init(&t.w, stdout);
 	jw_begin_object(&t.w);
 	jw_break(&t.w, 1);
-	jw_member_string(&t.w, "sysfs", root_shown(sysdev_get_root(ctx)));
+	jw_member_string(&t.w, "sysfs", root_named(ctx));
 	jw_break(&t.w, 1);
 	jw_key(&t.w, "nodes");
 	jw_begin_array(&t.w);

@@ -194,8 +194,7 @@ int cmd_stats_openmetrics(struct sysdev *ctx, const struct options *o)
 	(void)o;
 	err = tree_stats_new(ctx, &stats);
 	if (err < 0) {
-		warnx_(root_shown(sysdev_get_root(ctx)), "cannot gather statistics: %s",
-		       error_words(err));
+		warnx_(root_named(ctx), "cannot gather statistics: %s", error_words(err));
 		return EXIT_RUNTIME;
 	}
 	err = walk_run(ctx, NULL, SYSDEV_WALK_ERRORS, -1, on_node, NULL, &s, &st);

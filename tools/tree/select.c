@@ -140,7 +140,7 @@ int filter_enumerator(struct sysdev *ctx, const struct options *o, const char *s
 		 * still name it (a hand-made tree): no index lists it, so walk */
 		if (!sysdev_is_bus_name(ctx, s) && !sysdev_is_class_name(ctx, s)) {
 			warnx_(s, "no such subsystem: neither a bus nor a class under %s",
-			       root_shown(sysdev_get_root(ctx)));
+			       root_named(ctx));
 			err = sysdev_enumerator_set_full_walk(e, true);
 		}
 		if (err >= 0)
