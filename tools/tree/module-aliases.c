@@ -14,7 +14,7 @@
 #include "dir-list.h"
 #include "fd-util.h"
 #include "in-root.h"
-#include "root-archive.h"
+#include "args.h"
 #include "module-aliases.h"
 
 struct alias {
@@ -516,7 +516,7 @@ int module_aliases_load(struct sysdev *ctx, struct module_aliases **ret, char **
 {
 	static const char *const subs[] = {"lib/modules", "usr/lib/modules"};
 	int rootfd = sysdev_get_root_fd(ctx), err = -ENOENT;
-	const char *root = root_shown(sysdev_get_root(ctx));
+	const char *root = root_named(ctx);
 
 	*ret = NULL;
 	*path = NULL;
